@@ -1,0 +1,3 @@
+from rulesite.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,260 @@
+"""The data model: one class per record, one docstring per field.
+
+The JSON Schema editors use (``data/schema/*.schema.json``) is generated from these classes by
+``rulesite schema``, so the docstrings below are also the help text editors see.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, HttpUrl, model_validator
+
+Slug = Annotated[
+    str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64, description="kebab-case id")
+]
+"""A lowercase ASCII id: letters, digits and single hyphens (safe in URLs and file names)."""
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("text is empty")
+    return value
+
+
+NonBlank = Annotated[str, AfterValidator(_not_blank)]
+
+
+class Record(BaseModel):
+    """Base of every record: unknown keys are errors, docstrings become schema descriptions."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_attribute_docstrings=True, str_strip_whitespace=True
+    )
+
+
+class Text(Record):
+    """A text in both languages. Markdown (inline formatting and links); raw HTML is escaped."""
+
+    zh: NonBlank
+    """Simplified Chinese text."""
+    en: NonBlank
+    """English text."""
+
+    def get(self, lang: str) -> str:
+        """The text in ``lang`` (``zh`` or ``en``)."""
+        return self.zh if lang == "zh" else self.en
+
+
+class IntRange(Record):
+    """An inclusive range of whole numbers; ``min`` may equal ``max``."""
+
+    min: int = Field(ge=0)
+    """Lower bound."""
+    max: int = Field(ge=0)
+    """Upper bound (at least ``min``)."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> IntRange:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class EditionStatus(StrEnum):
+    """Whether a Simplified Chinese edition exists."""
+
+    unconfirmed = "unconfirmed"
+    published = "published"
+    announced = "announced"
+    none = "none"
+
+
+class OnlinePlayStatus(StrEnum):
+    """Whether the game can be tried on the site's online-play platform."""
+
+    unconfirmed = "unconfirmed"
+    available = "available"
+    unavailable = "unavailable"
+
+
+class ParameterCard(Record):
+    """The facts shown on the overview's parameter card. BGG figures are a dated snapshot."""
+
+    bgg_id: int = Field(gt=0)
+    """BoardGameGeek id of the game (used for the BGG link)."""
+    bgg_rank: int = Field(gt=0)
+    """BGG overall rank when the data was verified (a snapshot, not live)."""
+    weight: float = Field(ge=1, le=5)
+    """BGG complexity weight, 1–5."""
+    best_players: IntRange
+    """Community-best player count."""
+    players: IntRange
+    """Supported player count."""
+    play_time: IntRange
+    """Play time in minutes."""
+    mechanics: list[Slug] = Field(min_length=1)
+    """BGG mechanic tags, as ids defined in ``data/site.yaml``, in BGG's order."""
+    chinese_edition: EditionStatus
+    """Chinese publishing status."""
+    online_play: OnlinePlayStatus
+    """Online-play status on the platform named in ``data/site.yaml``."""
+    year: int = Field(ge=1800, le=2100)
+    """Year of first publication."""
+    min_age: int = Field(ge=1, le=99)
+    """Publisher's minimum age."""
+    verified: dt.date
+    """Date the card's figures were last checked (YYYY-MM-DD); not in the future."""
+
+
+class RuleSection(Record):
+    """One titled section of the rules summary."""
+
+    id: Slug
+    """Anchor of the section, the same in both languages."""
+    title: Text
+    """Section heading."""
+    body: Text
+    """The rules, as Markdown paragraphs."""
+
+
+class Ruling(Record):
+    """One FAQ ruling: a question players ask and the answer the rules give."""
+
+    id: Slug
+    """Stable anchor of the ruling, the same in both languages; never change it once published."""
+    question: Text
+    """The question, as a player would ask it."""
+    answer: Text
+    """The ruling, with its reasons and any example."""
+    tags: list[Slug] = Field(min_length=1)
+    """Topic ids defined in ``data/site.yaml`` (setup, war, scoring, ties...)."""
+    rules: list[Slug] = Field(default_factory=list)
+    """Ids of the rule sections this ruling explains."""
+
+
+class Coverage(Record):
+    """Which edition the summary covers and what it leaves out."""
+
+    edition: Text
+    """Edition, rulebook and player counts the summary is based on."""
+    excludes: Text
+    """Expansions, variants and modes that are not covered."""
+    notes: list[Text] = Field(default_factory=list)
+    """Further caveats (e.g. questions the rules leave open)."""
+
+
+class SourceKind(StrEnum):
+    """What a source is."""
+
+    reference = "reference"
+    rules = "rules"
+    faq = "faq"
+    community = "community"
+
+
+class Source(Record):
+    """A named source of the page's facts."""
+
+    kind: SourceKind
+    """reference (e.g. BGG), rules (publisher rulebook), faq (publisher FAQ), community."""
+    name: Text
+    """Name of the source as shown."""
+    url: HttpUrl | None = None
+    """Link; leave out when there is no stable public address."""
+    note: Text | None = None
+    """What the source was used for."""
+
+
+class LearningKind(StrEnum):
+    """What a learning resource offers."""
+
+    rules = "rules"
+    strategy = "strategy"
+    online = "online"
+
+
+class LearningResource(Record):
+    """A place to learn the game: rules text, strategy article or online play."""
+
+    kind: LearningKind
+    """rules, strategy or online."""
+    name: Text
+    """Title as shown."""
+    url: HttpUrl
+    """Link to the resource."""
+
+
+class Game(Record):
+    """Everything the site shows about one game (``data/games/<slug>.yaml``)."""
+
+    slug: Slug
+    """URL name of the game; must equal the file name without ``.yaml``."""
+    title: Text
+    """Game title; the Chinese title as it is known to Chinese players."""
+    summary: Text
+    """One line saying what the game is about."""
+    card: ParameterCard
+    """The parameter card."""
+    intro: list[Text] = Field(min_length=1)
+    """Background introduction, one entry per paragraph."""
+    rules: list[RuleSection] = Field(min_length=1)
+    """Core rules and scoring points, in order."""
+    faq: list[Ruling] = Field(default_factory=list)
+    """FAQ rulings, in order."""
+    coverage: Coverage
+    """Edition covered and exclusions."""
+    sources: list[Source] = Field(min_length=1)
+    """Where the facts come from."""
+    learning: list[LearningResource] = Field(default_factory=list)
+    """Learning resources; empty when none is confirmed."""
+    terms: list[NonBlank] = Field(default_factory=list)
+    """Chinese game terms kept whole by the search's word segmentation (e.g. 战争强度)."""
+
+
+class Mechanic(Record):
+    """A BGG mechanic tag with its label in both languages."""
+
+    id: Slug
+    """Id used in game files."""
+    label: Text
+    """Label; the English one is BGG's own name."""
+    special_mode: bool = False
+    """True for tags that mean a special mode (e.g. solo); the player-count answer mentions them."""
+
+
+class Topic(Record):
+    """A topic tag for rulings."""
+
+    id: Slug
+    """Id used in ``faq[].tags``."""
+    label: Text
+    """Label shown on the FAQ page."""
+
+
+class Language(Record):
+    """Per-language site settings."""
+
+    site_name: NonBlank
+    """Site name in this language (browser title, header)."""
+    tagline: NonBlank
+    """One line under the site name on the home page."""
+
+
+class SiteData(Record):
+    """Site-wide data (``data/site.yaml``)."""
+
+    zh: Language
+    """Chinese site settings."""
+    en: Language
+    """English site settings."""
+    platform: Text
+    """Name of the online-play platform the card reports on (e.g. WANGO)."""
+    mechanics: list[Mechanic] = Field(min_length=1)
+    """Every mechanic tag games may use."""
+    topics: list[Topic] = Field(min_length=1)
+    """Every topic tag rulings may use."""
+    labels: dict[str, Text]
+    """Interface wording by key; ``{name}`` placeholders are filled in by the templates."""

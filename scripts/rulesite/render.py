@@ -1,0 +1,157 @@
+"""Stage 3: render validated records into Markdown pages, one function per page kind.
+
+Templates live in ``templates/pages`` (one per page kind, shared by both languages); wording comes
+from ``labels`` in ``data/site.yaml``. Jinja runs with ``StrictUndefined`` so a missing field or
+label fails the build, naming the template, instead of printing an empty string.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+from markupsafe import escape
+
+from rulesite.errors import BuildError
+from rulesite.model import Game, IntRange, SiteData
+from rulesite.project import LANGUAGES, Project
+from rulesite.validate import Catalog
+
+PAGE_KINDS = ("overview", "rules", "faq")
+"""Pages every game gets, in tab order."""
+
+_PAGE_FILES = {"overview": "index.md", "rules": "rules.md", "faq": "faq.md"}
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Interface wording of one language, looked up by key and filled with keyword values."""
+
+    site: SiteData
+    lang: str
+
+    def __call__(self, key: str, **values: Any) -> str:
+        text = self.site.labels.get(key)
+        if text is None:
+            raise jinja2.UndefinedError(f"no label {key!r} in data/site.yaml labels")
+        try:
+            return text.get(self.lang).format(**values)
+        except (KeyError, IndexError) as exc:
+            raise jinja2.UndefinedError(f"label {key!r} uses an unknown placeholder {exc}") from None
+
+
+def markdown_text(value: str) -> str:
+    """Markdown from data with raw HTML neutralised: ``<`` never opens a tag."""
+    return value.replace("<", "&lt;")
+
+
+def inline_text(value: str) -> str:
+    """A one-line Markdown text (headings, table cells, list items)."""
+    return re.sub(r"\s*\n\s*", " ", markdown_text(value)).strip()
+
+
+def plain_text(value: str) -> str:
+    """Text without Markdown emphasis, for metadata such as the page description."""
+    return re.sub(r"[*_`]", "", inline_text(value))
+
+
+def format_range(value: IntRange) -> str:
+    """``1–5``, or ``4`` when min equals max."""
+    return str(value.min) if value.min == value.max else f"{value.min}–{value.max}"
+
+
+def yaml_string(value: str) -> str:
+    """A safe YAML scalar for front matter (JSON strings are valid YAML)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def make_environment(project: Project) -> jinja2.Environment:
+    """The Jinja environment for page templates."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(project.templates_dir / "pages"),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # the output is Markdown; HTML parts escape explicitly with |html
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # Markdown heading ids are written `{#id}`, which is Jinja's comment syntax; templates
+        # use `{##  ##}` for comments instead.
+        comment_start_string="{##",
+        comment_end_string="##}",
+    )
+    env.filters.update(
+        md=markdown_text, inline=inline_text, plain=plain_text, span=format_range,
+        html=lambda v: str(escape(v)), yamlstr=yaml_string,
+        extract=lambda key, mapping: mapping[key],
+        index_by=lambda items, attr: {getattr(item, attr): item for item in items},
+    )
+    env.tests["containing"] = lambda items, value: value in items
+    return env
+
+
+class Renderer:
+    """Renders every page of a catalog; ``pages()`` maps content-relative paths to Markdown."""
+
+    def __init__(self, project: Project, catalog: Catalog) -> None:
+        self.env = make_environment(project)
+        self.catalog = catalog
+
+    def pages(self) -> dict[str, str]:
+        result: dict[str, str] = {}
+        for lang in LANGUAGES:
+            result[f"{lang}/index.md"] = self.home(lang)
+            result[f"{lang}/games/index.md"] = self.games_index(lang)
+            for game in self.catalog.games:
+                for kind in PAGE_KINDS:
+                    path = f"{lang}/games/{game.slug}/{_PAGE_FILES[kind]}"
+                    result[path] = self.game_page(kind, game, lang)
+        return result
+
+    def home(self, lang: str) -> str:
+        return self._render("home.md.j2", lang)
+
+    def games_index(self, lang: str) -> str:
+        return self._render("games.md.j2", lang)
+
+    def game_page(self, kind: str, game: Game, lang: str) -> str:
+        return self._render(f"{kind}.md.j2", lang, game=game, page_kind=kind)
+
+    def _render(self, template_name: str, lang: str, **context: Any) -> str:
+        site = self.catalog.site
+        t: Callable[..., str] = Labels(site, lang)
+        try:
+            template = self.env.get_template(template_name)
+            return template.render(
+                lang=lang, t=t, site=site, games=self.catalog.games,
+                mechanics={m.id: m for m in site.mechanics},
+                topics={topic.id: topic for topic in site.topics},
+                page_kinds=PAGE_KINDS, page_files=_PAGE_FILES, **context,
+            )
+        except jinja2.TemplateError as exc:
+            where = _template_location(exc, template_name)
+            raise BuildError(f"templates/pages/{where}: {exc.message or exc}") from None
+
+
+def _template_location(exc: jinja2.TemplateError, fallback: str) -> str:
+    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.name:
+        return f"{exc.name}:{exc.lineno}"
+    if isinstance(exc, jinja2.TemplateSyntaxError) and exc.filename:
+        return f"{exc.filename.rsplit('/', 1)[-1]}:{exc.lineno}"
+    # Runtime errors carry no line on the exception; the traceback of the render frame has it.
+    tb = exc.__traceback__
+    line, name = None, fallback
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            name, line = filename.rsplit("/", 1)[-1], tb.tb_lineno
+        tb = tb.tb_next
+    return f"{name}:{line}" if line else name
+
+
+def render_pages(project: Project, catalog: Catalog) -> dict[str, str]:
+    """Every generated Markdown page of the site, keyed by path under ``content/``."""
+    return Renderer(project, catalog).pages()

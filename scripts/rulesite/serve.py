@@ -1,0 +1,76 @@
+"""Live preview: MkDocs' own server plus a watcher that re-renders content/ from data/.
+
+MkDocs reloads when content/ changes; it cannot know that content/ is generated, so this module
+re-renders it whenever data/ or templates/pages change. Invalid data is reported and the last
+good pages stay up, so an editor can fix the file while the preview keeps working.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+
+from rulesite.build import configure, render_content, write_search_dictionary
+from rulesite.errors import RulesiteError
+from rulesite.project import Project
+from rulesite.validate import load_catalog
+
+POLL_SECONDS = 0.5
+
+
+def serve(project: Project, dev_addr: str) -> None:
+    """Render once (errors are fatal here), then serve with live reload until interrupted."""
+    import mkdocs.commands.serve as mkdocs_serve_module
+
+    render_content(project)
+    catalog = load_catalog(project)
+    terms = write_search_dictionary(catalog, project.root / ".rulesite-terms.txt")
+    stop = threading.Event()
+    threading.Thread(target=_watch, args=(project, stop), daemon=True).start()
+
+    # MkDocs' server reloads its config on every rebuild; wrap its loader so each reload gets
+    # the site names and search dictionary that `rulesite build` takes from data/.
+    original = mkdocs_serve_module.load_config
+
+    def load_config(*args, **kwargs):
+        config = original(*args, **kwargs)
+        configure(config, catalog, terms)
+        return config
+
+    mkdocs_serve_module.load_config = load_config
+    try:
+        mkdocs_serve_module.serve(
+            str(project.mkdocs_file), livereload=True, dev_addr=dev_addr, strict=False
+        )
+    finally:
+        mkdocs_serve_module.load_config = original
+        stop.set()
+        terms.unlink(missing_ok=True)
+
+
+def _snapshot(folders: list[Path]) -> dict[Path, float]:
+    return {
+        path: path.stat().st_mtime
+        for folder in folders if folder.exists()
+        for path in folder.rglob("*") if path.is_file()
+    }
+
+
+def _watch(project: Project, stop: threading.Event) -> None:
+    folders = [project.data_dir, project.templates_dir / "pages"]
+    seen = _snapshot(folders)
+    while not stop.wait(POLL_SECONDS):
+        current = _snapshot(folders)
+        if current == seen:
+            continue
+        seen = current
+        time.sleep(0.1)  # let an editor finish writing
+        try:
+            count = render_content(project)
+            print(f"rulesite: re-rendered {count} pages", file=sys.stderr)
+        except RulesiteError as error:
+            print("rulesite: data has errors; the preview keeps the last good pages", file=sys.stderr)
+            for line in error.lines():
+                print(line, file=sys.stderr)

@@ -1,0 +1,185 @@
+"""Stage 2: field checks (pydantic), then cross checks; every problem collected, raised once."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from rulesite.errors import DataError, Problem
+from rulesite.load import Document, KeyPath, iter_yaml_files, load_yaml_file
+from rulesite.model import Game, SiteData
+from rulesite.project import Project
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Every validated record of a project, in a stable order."""
+
+    site: SiteData
+    """Site-wide data."""
+    games: list[Game]
+    """Games sorted by slug."""
+    documents: dict[str, Document]
+    """Source document of each game by slug (for locating later problems)."""
+
+
+def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
+    """Load and validate every data file; raise :class:`DataError` listing all problems."""
+    problems: list[Problem] = []
+    site_doc = _load(project, project.site_file, problems)
+    site = _build(SiteData, site_doc, problems) if site_doc else None
+
+    games: list[Game] = []
+    documents: dict[str, Document] = {}
+    game_files = list(iter_yaml_files(project.games_dir))
+    if not game_files:
+        problems.append(Problem(project.display(project.games_dir), None, "", "no game files"))
+    for path in game_files:
+        doc = _load(project, path, problems)
+        game = _build(Game, doc, problems) if doc else None
+        if doc is None or game is None:
+            continue
+        problems.extend(check_game(game, doc, path.stem, site, today or dt.date.today()))
+        if game.slug in documents:
+            other = documents[game.slug].file
+            problems.append(doc.problem(("slug",), f"slug {game.slug!r} is also used by {other}"))
+            continue
+        documents[game.slug] = doc
+        games.append(game)
+
+    if site is not None and site_doc is not None:
+        problems.extend(check_site(site, site_doc))
+    if problems or site is None:
+        raise DataError(problems)
+    return Catalog(site, sorted(games, key=lambda g: g.slug), documents)
+
+
+def _load(project: Project, path, problems: list[Problem]) -> Document | None:
+    try:
+        return load_yaml_file(path, project.display(path))
+    except DataError as error:
+        problems.extend(error.problems)
+        return None
+
+
+def _build(model: type[ModelT], doc: Document, problems: list[Problem]) -> ModelT | None:
+    if not isinstance(doc.data, dict):
+        kind = type(doc.data).__name__ if doc.data is not None else "nothing"
+        problems.append(doc.problem((), f"expected a mapping of keys at the top level, got {kind}"))
+        return None
+    try:
+        return model.model_validate(doc.data)
+    except ValidationError as error:
+        problems.extend(_pydantic_problems(error, doc))
+        return None
+
+
+def _pydantic_problems(error: ValidationError, doc: Document) -> Iterable[Problem]:
+    for item in error.errors(include_url=False):
+        loc: KeyPath = tuple(item["loc"])
+        yield doc.problem(loc, _message(item, loc))
+
+
+_LANGUAGE_NAMES = {"zh": "Chinese", "en": "English"}
+
+
+def _message(item: Any, loc: KeyPath) -> str:
+    kind = item["type"]
+    last = loc[-1] if loc else ""
+    if kind == "missing":
+        if last in _LANGUAGE_NAMES:
+            return f"missing {_LANGUAGE_NAMES[last]} text (every text needs zh and en)"
+        return "missing required key"
+    if kind == "extra_forbidden":
+        return f"unknown key {last!r}"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"expected a mapping, got {_describe(item.get('input'))}"
+    if kind == "list_type":
+        return f"expected a list, got {_describe(item.get('input'))}"
+    if kind == "string_pattern_mismatch":
+        return f"{item.get('input')!r} is not a valid id: use lowercase letters, digits and hyphens"
+    message = str(item["msg"])
+    for prefix in ("Value error, ", "Assertion failed, "):
+        message = message.removeprefix(prefix)
+    return message[0].lower() + message[1:] if message else "invalid value"
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"{type(value).__name__} {value!r}"[:80]
+
+
+def check_game(
+    game: Game, doc: Document, stem: str, site: SiteData | None, today: dt.date
+) -> list[Problem]:
+    """Cross checks of one game that types alone cannot express."""
+    problems: list[Problem] = []
+    if game.slug != stem:
+        problems.append(doc.problem(("slug",), f"slug {game.slug!r} must equal the file name {stem!r}"))
+    problems += _duplicates(doc, "rules", [r.id for r in game.rules], "rule section id")
+    problems += _duplicates(doc, "faq", [r.id for r in game.faq], "ruling id")
+    rule_ids = {r.id for r in game.rules}
+    for index, ruling in enumerate(game.faq):
+        for ref_index, ref in enumerate(ruling.rules):
+            if ref not in rule_ids:
+                problems.append(doc.problem(
+                    ("faq", index, "rules", ref_index),
+                    f"no rule section with id {ref!r} (known: {', '.join(sorted(rule_ids))})",
+                ))
+    if game.card.verified > today:
+        problems.append(doc.problem(
+            ("card", "verified"), f"date {game.card.verified.isoformat()} is in the future"
+        ))
+    if game.card.best_players.min < game.card.players.min or (
+        game.card.best_players.max > game.card.players.max
+    ):
+        problems.append(doc.problem(
+            ("card", "best_players"), "best player count lies outside the supported player count"
+        ))
+    if site is not None:
+        problems += _unknown(doc, ("card", "mechanics"), game.card.mechanics,
+                             {m.id for m in site.mechanics}, "mechanic")
+        for index, ruling in enumerate(game.faq):
+            problems += _unknown(doc, ("faq", index, "tags"), ruling.tags,
+                                 {t.id for t in site.topics}, "topic")
+    return problems
+
+
+def check_site(site: SiteData, doc: Document) -> list[Problem]:
+    """Cross checks of ``data/site.yaml``."""
+    return _duplicates(doc, "mechanics", [m.id for m in site.mechanics], "mechanic id") + (
+        _duplicates(doc, "topics", [t.id for t in site.topics], "topic id")
+    )
+
+
+def _duplicates(doc: Document, key: str, ids: list[str], what: str) -> list[Problem]:
+    counts = Counter(ids)
+    seen: set[str] = set()
+    problems = []
+    for index, value in enumerate(ids):
+        if counts[value] > 1 and value in seen:
+            problems.append(doc.problem((key, index, "id"), f"duplicate {what} {value!r}"))
+        seen.add(value)
+    return problems
+
+
+def _unknown(
+    doc: Document, path: KeyPath, values: list[str], known: set[str], what: str
+) -> list[Problem]:
+    return [
+        doc.problem((*path, index), f"unknown {what} {value!r}; define it in data/site.yaml")
+        for index, value in enumerate(values)
+        if value not in known
+    ]

@@ -106,14 +106,22 @@ def _scratch_dir(root: Path, purpose: str) -> Iterator[Path]:
 
 def write_search_dictionary(catalog: Catalog, path: Path) -> Path:
     """A jieba user dictionary of every game's Chinese terms, so they stay whole words."""
-    terms = sorted({term for game in catalog.games for term in game.terms}
-                   | {game.title.zh for game in catalog.games})
-    path.write_text("".join(f"{term.replace(' ', '')} 100000\n" for term in terms), encoding="utf-8")
+    terms = sorted(
+        {term for game in catalog.games for term in game.terms}
+        | {game.title.zh for game in catalog.games}
+    )
+    path.write_text(
+        "".join(f"{term.replace(' ', '')} 100000\n" for term in terms), encoding="utf-8"
+    )
     return path
 
 
 def run_mkdocs(
-    project: Project, catalog: Catalog, docs_dir: Path, site_dir: Path, scratch: Path,
+    project: Project,
+    catalog: Catalog,
+    docs_dir: Path,
+    site_dir: Path,
+    scratch: Path,
     strict: bool = True,
 ) -> None:
     """Run a real MkDocs build of ``docs_dir`` into ``site_dir``; warnings fail when strict."""
@@ -124,11 +132,13 @@ def run_mkdocs(
     collector = _WarningCollector(project)
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(collector)
-    _quiet_jieba()
+    _fresh_jieba()
     try:
         with _source_date_epoch(catalog):
             config = load_config(
-                str(project.mkdocs_file), docs_dir=str(docs_dir), site_dir=str(site_dir),
+                str(project.mkdocs_file),
+                docs_dir=str(docs_dir),
+                site_dir=str(site_dir),
                 strict=strict,
             )
             configure(config, catalog, write_search_dictionary(catalog, scratch / "terms.txt"))
@@ -159,11 +169,14 @@ def configure(config, catalog: Catalog, terms_file: Path) -> None:
         search.config.jieba_dict_user = str(terms_file)
 
 
-def _quiet_jieba() -> None:
+def _fresh_jieba() -> None:
     with contextlib.suppress(ImportError):
         import jieba
 
         jieba.setLogLevel(logging.WARNING)
+        # Loading user words raises jieba's global word frequencies each time, so a second build
+        # in the same process would segment differently; start every build from the stock state.
+        jieba.dt.__init__()
 
 
 @contextlib.contextmanager

@@ -25,8 +25,7 @@ MAX_FILE_BYTES = 1_000_000
 KeyPath = tuple[str | int, ...]
 
 _PLAIN_TAGS = {
-    "tag:yaml.org,2002:" + name
-    for name in ("str", "int", "float", "bool", "null", "timestamp")
+    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "timestamp")
 }
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
@@ -80,17 +79,40 @@ def load_yaml_bytes(raw: bytes, display: str) -> Document:
     """Parse YAML bytes; raise :class:`DataError` on anything but plain, safe YAML."""
     if len(raw) > MAX_FILE_BYTES:
         size = f"{len(raw) / 1_000_000:.1f} MB"
-        raise DataError([Problem(display, None, "", f"file is {size}; data files must be under 1 MB")])
+        raise DataError(
+            [Problem(display, None, "", f"file is {size}; data files must be under 1 MB")]
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise DataError(
-            [Problem(display, line, "", f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save as UTF-8")]
+            [
+                Problem(
+                    display,
+                    line,
+                    "",
+                    f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save as UTF-8",
+                )
+            ]
         ) from None
     if not text.strip() or all(_is_comment(line) for line in text.splitlines()):
         raise DataError([Problem(display, None, "", "file is empty")])
     try:
+        alias = _first_alias(text)
+        if alias is not None:
+            line, count = alias
+            more = f" ({count} in this file)" if count > 1 else ""
+            raise DataError(
+                [
+                    Problem(
+                        display,
+                        line,
+                        "",
+                        f"YAML aliases (*name) are not allowed{more}; write values out",
+                    )
+                ]
+            )
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         raise DataError([_yaml_problem(display, exc)]) from None
@@ -103,6 +125,21 @@ def load_yaml_bytes(raw: bytes, display: str) -> Document:
     if converter.problems:
         raise DataError(converter.problems)
     return Document(display, data, converter.lines)
+
+
+def _first_alias(text: str) -> tuple[int, int] | None:
+    """Line of the first alias and the number of aliases, from the event stream.
+
+    Aliases let a few lines expand into billions of values ("billion laughs"); our data never
+    needs them, so they are refused before anything is built from the document.
+    """
+    first, count = None, 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            count += 1
+            if first is None:
+                first = event.start_mark.line + 1
+    return (first, count) if first is not None else None
 
 
 def _is_comment(line: str) -> bool:
@@ -131,10 +168,8 @@ class _Converter:
 
     def convert(self, node: Node, path: KeyPath) -> Any:
         self.lines.setdefault(path, node.start_mark.line + 1)
-        if id(node) in self._seen:
-            # The composer hands back the anchored node for every alias; seeing a node twice
-            # means an alias. Refusing them rules out exponential "billion laughs" expansion.
-            self._add(node, path, "YAML aliases (*name) are not allowed; write the value out")
+        if id(node) in self._seen:  # an alias; _first_alias refuses them, this is a safety net
+            self._add(node, path, "YAML aliases (*name) are not allowed; write values out")
             return None
         self._seen.add(id(node))
         if isinstance(node, MappingNode):

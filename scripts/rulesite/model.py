@@ -12,9 +12,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, HttpUrl, model_validator
 
-Slug = Annotated[
-    str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64, description="kebab-case id")
-]
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 """A lowercase ASCII id: letters, digits and single hyphens (safe in URLs and file names)."""
 
 

@@ -41,7 +41,9 @@ class Labels:
         try:
             return text.get(self.lang).format(**values)
         except (KeyError, IndexError) as exc:
-            raise jinja2.UndefinedError(f"label {key!r} uses an unknown placeholder {exc}") from None
+            raise jinja2.UndefinedError(
+                f"label {key!r} uses an unknown placeholder {exc}"
+            ) from None
 
 
 def markdown_text(value: str) -> str:
@@ -57,6 +59,11 @@ def inline_text(value: str) -> str:
 def plain_text(value: str) -> str:
     """Text without Markdown emphasis, for metadata such as the page description."""
     return re.sub(r"[*_`]", "", inline_text(value))
+
+
+def join_sentences(sentences: list[str], lang: str) -> str:
+    """Sentences as one paragraph: Chinese runs them together, English puts a space between."""
+    return ("" if lang == "zh" else " ").join(s for s in sentences if s)
 
 
 def format_range(value: IntRange) -> str:
@@ -84,9 +91,14 @@ def make_environment(project: Project) -> jinja2.Environment:
         comment_end_string="##}",
     )
     env.filters.update(
-        md=markdown_text, inline=inline_text, plain=plain_text, span=format_range,
-        html=lambda v: str(escape(v)), yamlstr=yaml_string,
+        md=markdown_text,
+        inline=inline_text,
+        plain=plain_text,
+        span=format_range,
+        html=lambda v: str(escape(v)),
+        yamlstr=yaml_string,
         extract=lambda key, mapping: mapping[key],
+        sentences=join_sentences,
         index_by=lambda items, attr: {getattr(item, attr): item for item in items},
     )
     env.tests["containing"] = lambda items, value: value in items
@@ -126,10 +138,15 @@ class Renderer:
         try:
             template = self.env.get_template(template_name)
             return template.render(
-                lang=lang, t=t, site=site, games=self.catalog.games,
+                lang=lang,
+                t=t,
+                site=site,
+                games=self.catalog.games,
                 mechanics={m.id: m for m in site.mechanics},
                 topics={topic.id: topic for topic in site.topics},
-                page_kinds=PAGE_KINDS, page_files=_PAGE_FILES, **context,
+                page_kinds=PAGE_KINDS,
+                page_files=_PAGE_FILES,
+                **context,
             )
         except jinja2.TemplateError as exc:
             where = _template_location(exc, template_name)

@@ -53,8 +53,10 @@ def serve(project: Project, dev_addr: str) -> None:
 def _snapshot(folders: list[Path]) -> dict[Path, float]:
     return {
         path: path.stat().st_mtime
-        for folder in folders if folder.exists()
-        for path in folder.rglob("*") if path.is_file()
+        for folder in folders
+        if folder.exists()
+        for path in folder.rglob("*")
+        if path.is_file()
     }
 
 
@@ -71,6 +73,8 @@ def _watch(project: Project, stop: threading.Event) -> None:
             count = render_content(project)
             print(f"rulesite: re-rendered {count} pages", file=sys.stderr)
         except RulesiteError as error:
-            print("rulesite: data has errors; the preview keeps the last good pages", file=sys.stderr)
+            print(
+                "rulesite: data has errors; the preview keeps the last good pages", file=sys.stderr
+            )
             for line in error.lines():
                 print(line, file=sys.stderr)

@@ -103,6 +103,8 @@ def _message(item: Any, loc: KeyPath) -> str:
         return f"expected a mapping, got {_describe(item.get('input'))}"
     if kind == "list_type":
         return f"expected a list, got {_describe(item.get('input'))}"
+    if kind == "string_type" and item.get("input") is None:
+        return "is empty; write the text"
     if kind == "string_pattern_mismatch":
         return f"{item.get('input')!r} is not a valid id: use lowercase letters, digits and hyphens"
     message = str(item["msg"])
@@ -127,33 +129,48 @@ def check_game(
     """Cross checks of one game that types alone cannot express."""
     problems: list[Problem] = []
     if game.slug != stem:
-        problems.append(doc.problem(("slug",), f"slug {game.slug!r} must equal the file name {stem!r}"))
+        problems.append(
+            doc.problem(("slug",), f"slug {game.slug!r} must equal the file name {stem!r}")
+        )
     problems += _duplicates(doc, "rules", [r.id for r in game.rules], "rule section id")
     problems += _duplicates(doc, "faq", [r.id for r in game.faq], "ruling id")
     rule_ids = {r.id for r in game.rules}
     for index, ruling in enumerate(game.faq):
         for ref_index, ref in enumerate(ruling.rules):
             if ref not in rule_ids:
-                problems.append(doc.problem(
-                    ("faq", index, "rules", ref_index),
-                    f"no rule section with id {ref!r} (known: {', '.join(sorted(rule_ids))})",
-                ))
+                problems.append(
+                    doc.problem(
+                        ("faq", index, "rules", ref_index),
+                        f"no rule section with id {ref!r} (known: {', '.join(sorted(rule_ids))})",
+                    )
+                )
     if game.card.verified > today:
-        problems.append(doc.problem(
-            ("card", "verified"), f"date {game.card.verified.isoformat()} is in the future"
-        ))
+        problems.append(
+            doc.problem(
+                ("card", "verified"), f"date {game.card.verified.isoformat()} is in the future"
+            )
+        )
     if game.card.best_players.min < game.card.players.min or (
         game.card.best_players.max > game.card.players.max
     ):
-        problems.append(doc.problem(
-            ("card", "best_players"), "best player count lies outside the supported player count"
-        ))
+        problems.append(
+            doc.problem(
+                ("card", "best_players"),
+                "best player count lies outside the supported player count",
+            )
+        )
     if site is not None:
-        problems += _unknown(doc, ("card", "mechanics"), game.card.mechanics,
-                             {m.id for m in site.mechanics}, "mechanic")
+        problems += _unknown(
+            doc,
+            ("card", "mechanics"),
+            game.card.mechanics,
+            {m.id for m in site.mechanics},
+            "mechanic",
+        )
         for index, ruling in enumerate(game.faq):
-            problems += _unknown(doc, ("faq", index, "tags"), ruling.tags,
-                                 {t.id for t in site.topics}, "topic")
+            problems += _unknown(
+                doc, ("faq", index, "tags"), ruling.tags, {t.id for t in site.topics}, "topic"
+            )
     return problems
 
 

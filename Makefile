@@ -1,0 +1,44 @@
+# rulesite: `make site` builds the site, `make test` runs every test. Both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup validate site serve test lint golden schema bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+validate: setup
+	$(BIN)/rulesite validate
+
+site: setup
+	$(BIN)/rulesite build
+
+serve: setup
+	$(BIN)/rulesite serve
+
+lint: setup
+	$(BIN)/ruff check scripts tests
+	$(BIN)/ruff format --check scripts tests
+
+test: setup lint
+	$(BIN)/pytest
+
+# Refresh tests/golden/ from the current templates; review the diff like code.
+golden: setup
+	$(BIN)/python -m tests.golden
+
+schema: setup
+	$(BIN)/rulesite schema
+
+bench: setup
+	$(BIN)/python scripts/dev/benchmark.py
+
+clean:
+	rm -rf site content/zh content/en .rulesite-*

@@ -1,0 +1,82 @@
+"""Shared test helpers: fixture projects made from the real templates and config."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium; tests never download a browser."""
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""Flags for a sandboxed, offline CI machine (no background calls to Google's hosts)."""
+GOOD = REPO / "tests" / "data" / "good"
+BAD = REPO / "tests" / "data" / "bad"
+
+
+def make_project(
+    target: Path, games: dict[str, str] | None = None, real_games: bool = False
+) -> Path:
+    """A project at ``target`` with the repo's config, templates and site data.
+
+    ``games`` maps file names to YAML text; by default the good fixture game is used. With
+    ``real_games`` the repo's own games are copied too.
+    """
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / "mkdocs.yml", target / "mkdocs.yml")
+    shutil.copytree(REPO / "templates", target / "templates")
+    (target / "scripts" / "rulesite").mkdir(parents=True)
+    shutil.copy(
+        REPO / "scripts" / "rulesite" / "mkdocs_hooks.py",
+        target / "scripts" / "rulesite" / "mkdocs_hooks.py",
+    )
+    games_dir = target / "data" / "games"
+    games_dir.mkdir(parents=True)
+    shutil.copy(REPO / "data" / "site.yaml", target / "data" / "site.yaml")
+    if real_games:
+        for path in (REPO / "data" / "games").glob("*.yaml"):
+            shutil.copy(path, games_dir / path.name)
+    if games is None:
+        games = {p.name: p.read_text(encoding="utf-8") for p in (GOOD / "games").glob("*.yaml")}
+    for name, text in games.items():
+        (games_dir / name).write_text(text, encoding="utf-8")
+    return target
+
+
+def good_game_text() -> str:
+    """The YAML text of the good fixture game."""
+    return (GOOD / "games" / "mini-game.yaml").read_text(encoding="utf-8")
+
+
+@contextlib.contextmanager
+def serve_site(site_dir: Path, mount: str = "rulesite") -> Iterator[str]:
+    """Serve ``site_dir`` at ``http://127.0.0.1:<port>/<mount>/``; yields that base URL."""
+    with tempfile.TemporaryDirectory() as root:
+        (Path(root) / mount).symlink_to(site_dir.resolve(), target_is_directory=True)
+        handler = functools.partial(_QuietHandler, directory=root)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/{mount}/"
+        finally:
+            server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass

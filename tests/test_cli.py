@@ -1,0 +1,58 @@
+"""The rulesite command: exit codes and messages, never a traceback for a user's mistake."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers import good_game_text, make_project
+
+
+def rulesite(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rulesite", *args], cwd=cwd, capture_output=True, text=True
+    )
+
+
+def test_validate_ok(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    result = rulesite("validate", cwd=project)
+    assert result.returncode == 0 and result.stdout.strip() == "ok: 1 games valid"
+
+
+def test_validate_reports_every_problem_and_exits_1(tmp_path: Path) -> None:
+    text = (
+        good_game_text().replace("bgg_rank: 9999", "bgg_rank: x").replace("en: Mini Game}", "en: }")
+    )
+    project = make_project(tmp_path / "p", games={"mini-game.yaml": text})
+    result = rulesite("--project", str(project), "validate", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "data/games/mini-game.yaml:4: title.en: is empty; write the text",
+        "data/games/mini-game.yaml:10: card.bgg_rank: input should be a valid integer, "
+        "unable to parse string as an integer",
+    ]
+    assert "Traceback" not in result.stderr
+
+
+def test_not_a_project_exits_2(tmp_path: Path) -> None:
+    result = rulesite("validate", cwd=tmp_path)
+    assert result.returncode == 2 and "no mkdocs.yml" in result.stderr
+
+
+def test_build_writes_site_and_content(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    result = rulesite("build", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("built site: 1 games, 10 pages")
+    assert (project / "site" / "en" / "games" / "mini-game" / "faq" / "index.html").exists()
+    assert (project / "content" / "zh" / "games" / "mini-game" / "rules.md").exists()
+
+
+def test_schema_command_writes_both_schemas(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    result = rulesite("schema", cwd=project)
+    assert result.returncode == 0
+    assert (project / "data" / "schema" / "game.schema.json").exists()
+    assert (project / "data" / "schema" / "site.schema.json").exists()

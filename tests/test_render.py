@@ -1,0 +1,75 @@
+"""Rendering: golden Markdown per page kind and language, strict templates, escaping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulesite.errors import BuildError
+from rulesite.project import Project
+from rulesite.render import format_range, inline_text, join_sentences, markdown_text, render_pages
+from rulesite.validate import load_catalog
+from tests.golden import GOLDEN, rendered_fixture_pages
+from tests.helpers import good_game_text, make_project
+
+PAGES = rendered_fixture_pages()
+
+
+def test_golden_set_is_complete() -> None:
+    golden = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.md")}
+    assert golden == set(PAGES), "run `make golden` and review the diff"
+
+
+@pytest.mark.parametrize("relative", sorted(PAGES))
+def test_page_matches_golden(relative: str) -> None:
+    expected = (GOLDEN / relative).read_text(encoding="utf-8")
+    assert PAGES[relative] == expected, f"{relative} changed: run `make golden` and review"
+
+
+def test_both_languages_have_the_same_anchors() -> None:
+    import re
+
+    for relative in PAGES:
+        if relative.startswith("zh/"):
+            zh_ids = re.findall(r"\{#([a-z0-9-]+)\}", PAGES[relative])
+            en_ids = re.findall(r"\{#([a-z0-9-]+)\}", PAGES["en/" + relative[3:]])
+            assert zh_ids == en_ids, relative
+
+
+def test_missing_label_fails_naming_the_template(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p")
+    template = root / "templates" / "pages" / "faq.md.j2"
+    template.write_text(template.read_text() + "{{ t('no_such_label') }}\n", encoding="utf-8")
+    project = Project(root)
+    with pytest.raises(BuildError, match=r"faq\.md\.j2.*no label 'no_such_label'"):
+        render_pages(project, load_catalog(project))
+
+
+def test_undefined_variable_fails(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p")
+    template = root / "templates" / "pages" / "rules.md.j2"
+    template.write_text(template.read_text() + "{{ game.no_such_field }}\n", encoding="utf-8")
+    project = Project(root)
+    with pytest.raises(BuildError, match=r"rules\.md\.j2"):
+        render_pages(project, load_catalog(project))
+
+
+def test_raw_html_in_data_never_opens_a_tag(tmp_path: Path) -> None:
+    text = good_game_text().replace(
+        "en: Each player takes 5 cards.", 'en: "<script>alert(1)</script> takes 5 cards."'
+    )
+    project = Project(make_project(tmp_path / "p", games={"mini-game.yaml": text}))
+    rules = render_pages(project, load_catalog(project))["en/games/mini-game/rules.md"]
+    assert "<script>" not in rules and "&lt;script>alert(1)&lt;/script>" in rules
+
+
+def test_helpers() -> None:
+    from rulesite.model import IntRange
+
+    assert format_range(IntRange(min=1, max=5)) == "1–5"
+    assert format_range(IntRange(min=4, max=4)) == "4"
+    assert markdown_text("a <b> c") == "a &lt;b> c"
+    assert inline_text("one\n  two") == "one two"
+    assert join_sentences(["一。", "二。"], "zh") == "一。二。"
+    assert join_sentences(["One.", "", "Two."], "en") == "One. Two."

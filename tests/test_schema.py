@@ -1,0 +1,28 @@
+"""The editor schema is generated from the model and kept in sync; data files point at it."""
+
+from __future__ import annotations
+
+import json
+
+from rulesite.schema import schema_texts
+from tests.helpers import REPO
+
+
+def test_committed_schemas_match_the_model() -> None:
+    for name, text in schema_texts().items():
+        committed = (REPO / "data" / "schema" / name).read_text(encoding="utf-8")
+        assert committed == text, f"data/schema/{name} is stale: run `make schema`"
+
+
+def test_schema_describes_fields_from_docstrings() -> None:
+    schema = json.loads(schema_texts()["game.schema.json"])
+    assert schema["additionalProperties"] is False
+    assert "anchor" in schema["$defs"]["Ruling"]["properties"]["id"]["description"]
+
+
+def test_every_data_file_points_at_its_schema() -> None:
+    for path in (REPO / "data" / "games").glob("*.yaml"):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../schema/game.schema.json", path.name
+    first = (REPO / "data" / "site.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=schema/site.schema.json"

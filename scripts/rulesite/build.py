@@ -25,6 +25,9 @@ from rulesite.validate import Catalog, load_catalog
 
 log = logging.getLogger("rulesite")
 
+SEARCH_TERMS = ".search-terms.txt"
+"""jieba user dictionary in content/ (MkDocs skips dot files, so it is not published)."""
+
 
 @dataclass(frozen=True)
 class BuildReport:
@@ -49,11 +52,11 @@ def build(project: Project, site_dir: Path | None = None, strict: bool = True) -
     with _scratch_dir(project.root, "build") as scratch:
         docs = scratch / "content"
         write_pages(docs, pages)
+        terms = write_search_dictionary(catalog, docs / SEARCH_TERMS)
         built = scratch / "site"
-        run_mkdocs(project, catalog, docs, built, scratch, strict=strict)
+        run_mkdocs(project, catalog, docs, built, terms, strict=strict)
         replace_tree(built, target)
-        for lang in LANGUAGES:
-            replace_tree(docs / lang, project.content_dir / lang)
+        _install_content(docs, project)
     return BuildReport(len(pages), len(catalog.games), time.perf_counter() - started, target)
 
 
@@ -63,9 +66,15 @@ def render_content(project: Project) -> int:
     pages = render_pages(project, catalog)
     with _scratch_dir(project.root, "content") as scratch:
         write_pages(scratch, pages)
-        for lang in LANGUAGES:
-            replace_tree(scratch / lang, project.content_dir / lang)
+        write_search_dictionary(catalog, scratch / SEARCH_TERMS)
+        _install_content(scratch, project)
     return len(pages)
+
+
+def _install_content(docs: Path, project: Project) -> None:
+    for lang in LANGUAGES:
+        replace_tree(docs / lang, project.content_dir / lang)
+    (docs / SEARCH_TERMS).replace(project.content_dir / SEARCH_TERMS)
 
 
 def write_pages(folder: Path, pages: dict[str, str]) -> None:
@@ -121,7 +130,7 @@ def run_mkdocs(
     catalog: Catalog,
     docs_dir: Path,
     site_dir: Path,
-    scratch: Path,
+    terms_file: Path,
     strict: bool = True,
 ) -> None:
     """Run a real MkDocs build of ``docs_dir`` into ``site_dir``; warnings fail when strict."""
@@ -141,7 +150,7 @@ def run_mkdocs(
                 site_dir=str(site_dir),
                 strict=strict,
             )
-            configure(config, catalog, write_search_dictionary(catalog, scratch / "terms.txt"))
+            configure(config, catalog, terms_file)
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(config)

@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from rulesite.build import configure, render_content, write_search_dictionary
+from rulesite.build import SEARCH_TERMS, configure, render_content
 from rulesite.errors import RulesiteError
 from rulesite.project import Project
 from rulesite.validate import load_catalog
@@ -26,7 +26,7 @@ def serve(project: Project, dev_addr: str) -> None:
 
     render_content(project)
     catalog = load_catalog(project)
-    terms = write_search_dictionary(catalog, project.root / ".rulesite-terms.txt")
+    terms = project.content_dir / SEARCH_TERMS
     stop = threading.Event()
     threading.Thread(target=_watch, args=(project, stop), daemon=True).start()
 
@@ -47,7 +47,6 @@ def serve(project: Project, dev_addr: str) -> None:
     finally:
         mkdocs_serve_module.load_config = original
         stop.set()
-        terms.unlink(missing_ok=True)
 
 
 def _snapshot(folders: list[Path]) -> dict[Path, float]:

@@ -38,7 +38,7 @@ schema: setup
 	$(BIN)/rulesite schema
 
 bench: setup
-	$(BIN)/python scripts/dev/benchmark.py
+	$(BIN)/python scripts/benchmark.py
 
 clean:
 	rm -rf site content/zh content/en .rulesite-*

@@ -22,8 +22,17 @@ POLL_SECONDS = 0.5
 
 def serve(project: Project, dev_addr: str) -> None:
     """Render once (errors are fatal here), then serve with live reload until interrupted."""
+    import logging
+
     import mkdocs.commands.serve as mkdocs_serve_module
 
+    # MkDocs' own CLI would set up its log output; we call it as a library, so do it here to
+    # show "Serving on http://..." and rebuild messages.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    mkdocs_log = logging.getLogger("mkdocs")
+    mkdocs_log.addHandler(handler)
+    mkdocs_log.setLevel(logging.INFO)
     render_content(project)
     catalog = load_catalog(project)
     terms = project.content_dir / SEARCH_TERMS

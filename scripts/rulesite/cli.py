@@ -50,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--dev-addr", default="127.0.0.1:8000", help="address to serve on")
     serve.set_defaults(run=_serve)
 
+    score = commands.add_parser("score", help="score a game: JSON players in, JSON totals out")
+    score.add_argument("calculator", help="calculator id, e.g. clans-of-caledonia")
+    score.add_argument("input", help='JSON file with {"players": [...]}, or - for stdin')
+    score.set_defaults(run=_score)
+
     schema = commands.add_parser("schema", help="regenerate data/schema/*.schema.json")
     schema.set_defaults(run=_schema)
     return parser
@@ -80,6 +85,24 @@ def _serve(project: Project, args: argparse.Namespace) -> int:
 
     serve(project, args.dev_addr)
     return 0
+
+
+def _score(project: Project, args: argparse.Namespace) -> int:
+    import json
+
+    from rulesite.scoring.cli import score_command
+
+    text = sys.stdin.read() if args.input == "-" else _read_input(Path(args.input))
+    result = score_command(project, args.calculator, text)
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _read_input(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read: {exc}") from None
 
 
 def _schema(project: Project, args: argparse.Namespace) -> int:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, HttpUrl, model_validator
+
+from rulesite.scoring.expr import FormulaError, parse
 
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 """A lowercase ASCII id: letters, digits and single hyphens (safe in URLs and file names)."""
@@ -23,6 +25,21 @@ def _not_blank(value: str) -> str:
 
 
 NonBlank = Annotated[str, AfterValidator(_not_blank)]
+
+Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+"""A name usable in formulas: lowercase letters, digits and underscores, starting with a letter."""
+
+
+def _parses(text: str) -> str:
+    try:
+        parse(text)
+    except FormulaError as exc:
+        raise ValueError(f"formula {text!r}: {exc}") from None
+    return text
+
+
+Formula = Annotated[str, AfterValidator(_parses)]
+"""A scoring formula: integers, names, + - *, // by a positive constant, min(...), max(...)."""
 
 
 class Record(BaseModel):
@@ -185,6 +202,181 @@ class LearningResource(Record):
     """Link to the resource."""
 
 
+class ScoreInput(Record):
+    """A number entered for each player."""
+
+    id: Ident
+    """Name used in formulas, in `rulesite score` input and in the page's data-field."""
+    label: Text
+    """Row label in the calculator."""
+    help: Text
+    """One short line saying exactly what to count."""
+    min: int = 0
+    """Smallest allowed value."""
+    max: int = 999
+    """Largest allowed value."""
+    rule: Slug | None = None
+    """Id of the rule section this input comes from (the label links to it)."""
+    unique: bool = False
+    """True when no two players may have the same value (e.g. turn order)."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ScoreInput:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class SettingOption(Record):
+    """One choice of a setting."""
+
+    id: Ident
+    """Value in `rulesite score` input; formulas see ``<setting>_<option>`` as 1 or 0."""
+    label: Text
+    """Label of the choice."""
+
+
+class Setting(Record):
+    """A choice made once for the whole game (e.g. which side of the empire boards)."""
+
+    id: Ident
+    """Key in `rulesite score` input."""
+    label: Text
+    """Label of the setting."""
+    options: list[SettingOption] = Field(min_length=2)
+    """The choices."""
+    default: Ident
+    """Id of the option chosen when none is given."""
+
+
+class AwardTable(Record):
+    """Points by rank for a range of player counts."""
+
+    players: IntRange
+    """Player counts this table applies to."""
+    points: list[int] = Field(min_length=1)
+    """Points for 1st, 2nd... place; places beyond the list score nothing."""
+
+
+class RankAward(Record):
+    """Points by rank across players, e.g. most contracts."""
+
+    by: Formula
+    """What is compared (more is better)."""
+    awards: list[AwardTable] = Field(min_length=1)
+    """Award tables; together they must cover the calculator's player counts."""
+    tie: Literal["split", "none", "full"]
+    """split: tied players pool the points of the places they occupy and share them evenly,
+    rounded down; none: tied players get nothing; full: each tied player gets the whole award."""
+
+
+class Rarity(Record):
+    """Goods valued by how rare they are across all players."""
+
+    kinds: list[Ident] = Field(min_length=2)
+    """Input ids of the kinds of goods."""
+    values: list[int] = Field(min_length=2)
+    """Points per good, from the most common kind to the rarest."""
+    rarer_on_tie: list[Ident] = Field(min_length=2)
+    """All kinds, rarest first: the order used when totals are equal."""
+
+
+class ScoreTerm(Record):
+    """One line of a player's score; the total is the sum of all terms."""
+
+    id: Ident
+    """Name in the breakdown and in formulas."""
+    label: Text
+    """Label in the breakdown."""
+    rule: Slug | None = None
+    """Id of the rule section it implements."""
+    players: IntRange | None = None
+    """Only applies with these player counts (e.g. solo)."""
+    formula: Formula | None = None
+    """Points from this player's own numbers."""
+    rank: RankAward | None = None
+    """Points by rank across players."""
+    fewer: Formula | None = None
+    """One point for each other player with strictly less of this."""
+    rarity: Rarity | None = None
+    """Points for goods valued by rarity across players."""
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ScoreTerm:
+        kinds = [k for k in ("formula", "rank", "fewer", "rarity") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError("give exactly one of formula, rank, fewer or rarity")
+        return self
+
+    @property
+    def kind(self) -> str:
+        """Which of formula, rank, fewer, rarity this term is."""
+        return next(
+            k for k in ("formula", "rank", "fewer", "rarity") if getattr(self, k) is not None
+        )
+
+
+class TieBreaker(Record):
+    """A rule that decides between players tied on total."""
+
+    by: Formula
+    """What is compared."""
+    prefer: Literal["higher", "lower"]
+    """Which value wins."""
+    label: Text
+    """What it is, as in "tie broken by <label>"."""
+
+
+class ScoringExample(Record):
+    """A worked example: inputs with the expected result. Runs in Python and in the browser."""
+
+    id: Slug
+    """Name of the example."""
+    note: Text
+    """What it shows."""
+    settings: dict[str, str] = Field(default_factory=dict)
+    """Setting values, by setting id."""
+    players: list[dict[str, int | str]] = Field(min_length=1)
+    """Each player's name and inputs (missing inputs are 0)."""
+    totals: list[int]
+    """Expected totals, in player order."""
+    winners: list[str]
+    """Expected winners' names (several for a shared or undecided tie)."""
+    breakdown: list[dict[str, int]] | None = None
+    """Expected points of some terms, per player (optional)."""
+
+
+class Calculator(Record):
+    """An end-game scoring calculator."""
+
+    id: Slug
+    """Public id: `rulesite score <id>`."""
+    title: Text
+    """Heading on the score page."""
+    intro: Text
+    """What the calculator covers, in a sentence or two."""
+    players: IntRange
+    """Player counts it supports."""
+    rule: Slug
+    """Id of the rule section on scoring (linked from the page)."""
+    inputs: list[ScoreInput] = Field(min_length=1)
+    """Numbers entered per player."""
+    settings: list[Setting] = Field(default_factory=list)
+    """Choices made once for the game."""
+    terms: list[ScoreTerm] = Field(min_length=1)
+    """Lines of the score, evaluated in dependency order."""
+    total_min: int | None = None
+    """Floor of the total (e.g. 0: a total never below zero)."""
+    tiebreakers: list[TieBreaker] = Field(default_factory=list)
+    """Applied in order to players tied for first."""
+    when_tied: Literal["shared", "undecided"]
+    """After the tie-breakers: shared: a shared win; undecided: the rules do not decide."""
+    declare_winner: bool = True
+    """False for partial scoring (e.g. an era's book comparison) where nobody wins."""
+    examples: list[ScoringExample] = Field(min_length=1)
+    """Worked examples; every one must come out as stated."""
+
+
 class Game(Record):
     """Everything the site shows about one game (``data/games/<slug>.yaml``)."""
 
@@ -210,6 +402,8 @@ class Game(Record):
     """Learning resources; empty when none is confirmed."""
     terms: list[NonBlank] = Field(default_factory=list)
     """Chinese game terms kept whole by the search's word segmentation (e.g. 战争强度)."""
+    scoring: list[Calculator] = Field(default_factory=list)
+    """End-game scoring calculators."""
 
 
 class Mechanic(Record):

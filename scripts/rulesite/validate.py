@@ -14,6 +14,7 @@ from rulesite.errors import DataError, Problem
 from rulesite.load import Document, KeyPath, iter_yaml_files, load_yaml_file
 from rulesite.model import Game, SiteData
 from rulesite.project import Project
+from rulesite.scoring.check import check_scoring
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -47,6 +48,8 @@ def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
         if doc is None or game is None:
             continue
         problems.extend(check_game(game, doc, path.stem, site, today or dt.date.today()))
+        problems.extend(check_scoring(game, doc))
+        problems.extend(_calculator_clashes(game, doc, games, documents))
         if game.slug in documents:
             other = documents[game.slug].file
             problems.append(doc.problem(("slug",), f"slug {game.slug!r} is also used by {other}"))
@@ -59,6 +62,24 @@ def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
     if problems or site is None:
         raise DataError(problems)
     return Catalog(site, sorted(games, key=lambda g: g.slug), documents)
+
+
+def _calculator_clashes(
+    game: Game, doc: Document, earlier: list[Game], documents: dict[str, Document]
+) -> list[Problem]:
+    """Calculator ids are public (`rulesite score <id>`), so they are unique across games."""
+    taken = {calc.id: other.slug for other in earlier for calc in other.scoring}
+    problems = []
+    for index, calc in enumerate(game.scoring):
+        if calc.id in taken:
+            other = documents[taken[calc.id]].file
+            problems.append(
+                doc.problem(
+                    ("scoring", index, "id"), f"calculator id {calc.id!r} is also used in {other}"
+                )
+            )
+        taken[calc.id] = game.slug
+    return problems
 
 
 def _load(project: Project, path, problems: list[Problem]) -> Document | None:

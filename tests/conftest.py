@@ -63,7 +63,14 @@ def page(browser) -> Iterator[object]:
     new_page.problems = []
     new_page.on("console", lambda m: m.type == "error" and new_page.problems.append(m.text))
     new_page.on("pageerror", lambda e: new_page.problems.append(str(e)))
-    new_page.on("requestfailed", lambda r: new_page.problems.append(f"failed {r.url}"))
+    # A reload or navigation aborts requests still in flight (ERR_ABORTED): not a problem.
+    new_page.on(
+        "requestfailed",
+        lambda r: (
+            "ERR_ABORTED" not in (r.failure or "")
+            and new_page.problems.append(f"failed {r.url}: {r.failure}")
+        ),
+    )
     new_page.on(
         "response", lambda r: r.status >= 400 and new_page.problems.append(f"{r.status} {r.url}")
     )

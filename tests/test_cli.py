@@ -45,7 +45,7 @@ def test_build_writes_site_and_content(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p")
     result = rulesite("build", cwd=project)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("built site: 1 games, 10 pages")
+    assert result.stdout.startswith("built site: 1 games, 12 pages")
     assert (project / "site" / "en" / "games" / "mini-game" / "faq" / "index.html").exists()
     assert (project / "content" / "zh" / "games" / "mini-game" / "rules.md").exists()
 

@@ -45,9 +45,7 @@ Formula = Annotated[str, AfterValidator(_parses)]
 class Record(BaseModel):
     """Base of every record: unknown keys are errors, docstrings become schema descriptions."""
 
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, use_attribute_docstrings=True, str_strip_whitespace=True
-    )
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class Text(Record):

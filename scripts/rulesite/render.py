@@ -19,12 +19,18 @@ from markupsafe import escape
 from rulesite.errors import BuildError
 from rulesite.model import Game, IntRange, SiteData
 from rulesite.project import LANGUAGES, Project
+from rulesite.scoring.payload import page_payload, payload_json
 from rulesite.validate import Catalog
 
-PAGE_KINDS = ("overview", "rules", "faq")
-"""Pages every game gets, in tab order."""
+PAGE_KINDS = ("overview", "rules", "faq", "score")
+"""Pages a game can have, in tab order; ``score`` only when it has calculators."""
 
-_PAGE_FILES = {"overview": "index.md", "rules": "rules.md", "faq": "faq.md"}
+_PAGE_FILES = {"overview": "index.md", "rules": "rules.md", "faq": "faq.md", "score": "score.md"}
+
+
+def page_kinds(game: Game) -> tuple[str, ...]:
+    """The pages ``game`` gets."""
+    return tuple(kind for kind in PAGE_KINDS if kind != "score" or game.scoring)
 
 
 @dataclass(frozen=True)
@@ -34,12 +40,17 @@ class Labels:
     site: SiteData
     lang: str
 
-    def __call__(self, key: str, **values: Any) -> str:
+    def raw(self, key: str) -> str:
+        """The label with its ``{placeholders}`` left in (for the browser to fill)."""
         text = self.site.labels.get(key)
         if text is None:
             raise jinja2.UndefinedError(f"no label {key!r} in data/site.yaml labels")
+        return text.get(self.lang)
+
+    def __call__(self, key: str, **values: Any) -> str:
+        text = self.raw(key)
         try:
-            return text.get(self.lang).format(**values)
+            return text.format(**values)
         except (KeyError, IndexError) as exc:
             raise jinja2.UndefinedError(
                 f"label {key!r} uses an unknown placeholder {exc}"
@@ -118,7 +129,7 @@ class Renderer:
             result[f"{lang}/index.md"] = self.home(lang)
             result[f"{lang}/games/index.md"] = self.games_index(lang)
             for game in self.catalog.games:
-                for kind in PAGE_KINDS:
+                for kind in page_kinds(game):
                     path = f"{lang}/games/{game.slug}/{_PAGE_FILES[kind]}"
                     result[path] = self.game_page(kind, game, lang)
         return result
@@ -130,13 +141,22 @@ class Renderer:
         return self._render("games.md.j2", lang)
 
     def game_page(self, kind: str, game: Game, lang: str) -> str:
-        return self._render(f"{kind}.md.j2", lang, game=game, page_kind=kind)
+        labels = Labels(self.catalog.site, lang)
+        return self._render(
+            f"{kind}.md.j2",
+            lang,
+            game=game,
+            page_kind=kind,
+            page_kinds=page_kinds(game),
+            calculator_json=lambda calc: payload_json(page_payload(calc, lang, labels.raw)),
+        )
 
     def _render(self, template_name: str, lang: str, **context: Any) -> str:
         site = self.catalog.site
         t: Callable[..., str] = Labels(site, lang)
         try:
             template = self.env.get_template(template_name)
+            context.setdefault("page_kinds", PAGE_KINDS)
             return template.render(
                 lang=lang,
                 t=t,
@@ -144,7 +164,6 @@ class Renderer:
                 games=self.catalog.games,
                 mechanics={m.id: m for m in site.mechanics},
                 topics={topic.id: topic for topic in site.topics},
-                page_kinds=PAGE_KINDS,
                 page_files=_PAGE_FILES,
                 **context,
             )

@@ -1,0 +1,249 @@
+"""The calculator page in headless Chromium: parity with Python, state, sharing, bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rulesite.scoring.engine import score
+from tests.test_scoring_engine import CALCULATORS, MODELS, random_players
+
+pytestmark = pytest.mark.browser
+
+PAGES = {
+    "nations": "games/nations/score/",
+    "nations-books": "games/nations/score/",
+    "clans-of-caledonia": "games/clans-of-caledonia/score/",
+    "its-a-wonderful-world": "games/its-a-wonderful-world/score/",
+}
+
+
+def page_model(page, calc_id: str) -> dict:
+    return page.evaluate(
+        "id => JSON.parse(document.querySelector(`.rs-calc[data-calculator='${id}'] "
+        "script`).textContent)",
+        calc_id,
+    )
+
+
+def js_score(page, calc_id: str, players: list[dict], settings: dict) -> dict:
+    return page.evaluate(
+        "([model, players, settings]) => window.RulesiteScore.score(model, players, settings)",
+        [page_model(page, calc_id)["model"], players, settings],
+    )
+
+
+@pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
+def test_browser_and_python_agree(page, site_url, calc_id: str) -> None:
+    page.goto(site_url + PAGES[calc_id])
+    assert page_model(page, calc_id)["model"] == json.loads(json.dumps(MODELS[calc_id]))
+    rng = random.Random(calc_id)
+    cases = [(e.players, e.settings) for e in CALCULATORS[calc_id].examples]
+    options = [s["options"] for s in MODELS[calc_id]["settings"]]
+    for _ in range(100):
+        settings = {s["id"]: rng.choice(s["options"]) for s in MODELS[calc_id]["settings"]}
+        cases.append((random_players(calc_id, rng), settings if options else {}))
+    for players, settings in cases:
+        expected = score(MODELS[calc_id], players, settings).as_json()
+        assert js_score(page, calc_id, players, settings) == expected, players
+
+
+def cell(page, calc_id: str, field: str, player: int):
+    return page.locator(
+        f".rs-calc[data-calculator='{calc_id}'] [data-field='{field}'][data-player='{player}']"
+    )
+
+
+def total(page, calc_id: str, player: int) -> str:
+    return page.locator(
+        f".rs-calc[data-calculator='{calc_id}'] [data-total='{player}']"
+    ).inner_text()
+
+
+@pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
+def test_every_worked_example_through_the_page(page, site_url, calc_id: str) -> None:
+    page.goto(site_url + PAGES[calc_id])
+    root = f".rs-calc__examples[data-calculator='{calc_id}'] button"
+    for index, example in enumerate(CALCULATORS[calc_id].examples):
+        page.locator(root).nth(index).click()
+        totals = [total(page, calc_id, i) for i in range(len(example.players))]
+        assert totals == [str(t) for t in example.totals], example.id
+    assert page.problems == []
+
+
+def test_typing_updates_totals_and_the_winner_line(page, site_url) -> None:
+    page.goto(site_url + "en/games/clans-of-caledonia/score/")
+    calc = "clans-of-caledonia"
+    page.select_option("#rs-count-clans-of-caledonia", "3")
+    for player, (contracts, settlements) in enumerate([(5, 4), (5, 2), (3, 1)]):
+        cell(page, calc, "contracts", player).fill(str(contracts))
+        cell(page, calc, "settlements", player).fill(str(settlements))
+    assert [total(page, calc, i) for i in range(3)] == ["27", "21", "6"]
+    assert page.locator(".rs-calc__result").first.inner_text() == "Winner: Player 1."
+    page.locator("[data-name='0']").first.fill("Ann")
+    cell(page, calc, "contracts", 2).fill("5")
+    cell(page, calc, "money", 0).fill("10")
+    cell(page, calc, "money", 1).fill("10")
+    # three-way tie for contracts: (12 + 6 + 0) // 3 = 6 each; settlements 18/12/6; £10 = 1
+    assert [total(page, calc, i) for i in range(3)] == ["25", "19", "12"]
+    assert page.locator(".rs-calc__result").first.inner_text() == "Winner: Ann."
+
+
+def test_undecided_tie_is_said_in_words(page, site_url) -> None:
+    page.goto(site_url + "en/games/clans-of-caledonia/score/")
+    page.locator(".rs-calc__examples button").nth(3).click()
+    assert page.locator(".rs-calc__result").first.inner_text() == (
+        "Tie: Ann, Bo. The rules do not break this tie, so neither do we."
+    )
+    page.locator(".rs-calc__examples button").nth(2).click()
+    assert page.locator(".rs-calc__result").first.inner_text() == (
+        "Winner: Ann. Tied on total; tie broken by money."
+    )
+
+
+def test_state_survives_a_reload(page, site_url) -> None:
+    page.goto(site_url + "games/its-a-wonderful-world/score/")
+    calc = "its-a-wonderful-world"
+    cell(page, calc, "card_vp", 0).fill("31")
+    page.locator("[data-name='0']").first.fill("安")
+    page.reload()
+    assert cell(page, calc, "card_vp", 0).input_value() == "31"
+    assert page.locator("[data-name='0']").first.input_value() == "安"
+    assert total(page, calc, 0) == "31"
+
+
+def test_share_link_carries_the_state_to_another_device(browser, page, site_url) -> None:
+    page.goto(site_url + "games/nations/score/")
+    page.locator(".rs-calc__examples[data-calculator='nations'] button").first.click()
+    link = page.evaluate(
+        "document.querySelector(\".rs-calc[data-calculator='nations']\").rsCalculator.shareUrl()"
+    )
+    page.locator(".rs-calc[data-calculator='nations'] [data-action='share']").click()
+    other = browser.new_context()  # a fresh profile: nothing in localStorage
+    fresh = other.new_page()
+    fresh.goto(link)
+    assert [total(fresh, "nations", i) for i in range(3)] == ["33", "31", "31"]
+    assert fresh.locator("[data-name='0']").first.input_value() == "Ann"
+    other.close()
+
+
+def test_changing_player_count_keeps_entered_values(page, site_url) -> None:
+    page.goto(site_url + "games/clans-of-caledonia/score/")
+    calc = "clans-of-caledonia"
+    page.select_option("#rs-count-clans-of-caledonia", "4")
+    cell(page, calc, "honor", 3).fill("17")
+    page.select_option("#rs-count-clans-of-caledonia", "2")
+    assert not cell(page, calc, "honor", 3).is_visible()
+    page.select_option("#rs-count-clans-of-caledonia", "4")
+    assert cell(page, calc, "honor", 3).input_value() == "17"
+    options = page.locator("#rs-count-clans-of-caledonia option").all_inner_texts()
+    assert options == ["2", "3", "4"]
+
+
+@pytest.mark.parametrize("bad", ["abc", "-3", "1.5", "99999"])
+def test_bad_input_shows_an_inline_message_never_nan(page, site_url, bad: str) -> None:
+    page.goto(site_url + "en/games/its-a-wonderful-world/score/")
+    calc = "its-a-wonderful-world"
+    cell(page, calc, "card_vp", 0).fill("10")
+    cell(page, calc, "generals", 0).fill(bad)
+    assert cell(page, calc, "generals", 0).get_attribute("aria-invalid") == "true"
+    errors = page.locator(".rs-calc__errors").first.inner_text()
+    assert "Player 1: Generals: enter a whole number from 0 to 999." in errors
+    body = page.locator(".rs-calc").first.inner_text()
+    assert "NaN" not in body and total(page, calc, 0) == "—"
+    cell(page, calc, "generals", 0).fill("")
+    assert total(page, calc, 0) == "10"  # empty counts as 0
+    assert page.locator(".rs-calc__errors").first.inner_text() == ""
+
+
+def test_negative_values_where_allowed_and_sign_button(page, site_url) -> None:
+    page.goto(site_url + "en/games/nations/score/")
+    calc = "nations"
+    cell(page, calc, "order", 0).fill("1")
+    cell(page, calc, "order", 1).fill("2")
+    cell(page, calc, "stability", 0).fill("12")
+    page.locator("[data-sign='stability:0']").click()
+    assert cell(page, calc, "stability", 0).input_value() == "-12"
+    assert page.locator(".rs-calc__errors").first.inner_text() == ""
+    cell(page, calc, "order", 1).fill("1")
+    assert (
+        "each player needs a different value" in page.locator(".rs-calc__errors").first.inner_text()
+    )
+
+
+def test_player_names_are_text_never_html(page, site_url) -> None:
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(site_url + "en/games/its-a-wonderful-world/score/")
+    hostile = '<img src=x onerror="alert(1)">'
+    page.locator("[data-name='0']").first.fill(hostile)
+    cell(page, "its-a-wonderful-world", "card_vp", 0).fill("5")
+    assert page.locator(".rs-calc__result").first.inner_text() == f"Winner: {hostile}."
+    assert page.locator(".rs-calc img").count() == 0 and dialogs == []
+    label = cell(page, "its-a-wonderful-world", "card_vp", 0).get_attribute("aria-label")
+    assert label == f"{hostile}: Card VP"
+
+
+def test_reset_asks_first(page, site_url) -> None:
+    page.goto(site_url + "games/its-a-wonderful-world/score/")
+    calc = "its-a-wonderful-world"
+    cell(page, calc, "built", 0).fill("12")
+    page.once("dialog", lambda d: d.dismiss())
+    page.locator("[data-action='reset']").click()
+    assert cell(page, calc, "built", 0).input_value() == "12"
+    page.once("dialog", lambda d: d.accept())
+    page.locator("[data-action='reset']").click()
+    assert cell(page, calc, "built", 0).input_value() == ""
+
+
+@pytest.mark.parametrize(
+    "state",
+    ["%%%", "eyJjb3VudCI6OTl9", "PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg", "A" * 30000],
+    ids=["garbage", "count-99", "script", "oversized"],
+)
+def test_hostile_fragment_is_ignored_with_a_notice(page, site_url, state: str) -> None:
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(
+        site_url + "en/games/its-a-wonderful-world/score/#score-its-a-wonderful-world=" + state
+    )
+    message = page.locator(".rs-calc__message").first.inner_text()
+    assert message == "The saved or linked scores could not be read and were ignored."
+    cell(page, "its-a-wonderful-world", "card_vp", 0).fill("7")
+    assert total(page, "its-a-wonderful-world", 0) == "7"
+    assert dialogs == [] and page.problems == []
+
+
+def test_hostile_local_storage_is_ignored(page, site_url) -> None:
+    page.goto(site_url + "games/nations/score/")
+    page.evaluate(
+        "localStorage.setItem('rulesite:calc:v1:nations', "
+        "JSON.stringify({count: 2, names: [{}], values: 'x'}))"
+    )
+    page.reload()
+    assert "无法读取" in page.locator(".rs-calc__message").first.inner_text()
+    assert page.problems == []
+
+
+def test_inputs_are_labelled_for_screen_readers_and_keyboard(page, site_url) -> None:
+    page.goto(site_url + "games/clans-of-caledonia/score/")
+    first = cell(page, "clans-of-caledonia", "honor", 0)
+    assert first.get_attribute("aria-label") == "玩家1：荣誉"
+    assert first.get_attribute("inputmode") == "numeric"
+    first.focus()
+    page.keyboard.type("12")
+    page.keyboard.press("Tab")
+    page.keyboard.type("3")
+    assert cell(page, "clans-of-caledonia", "honor", 1).input_value() == "3"
+    assert total(page, "clans-of-caledonia", 0) != "NaN"
+
+
+@pytest.mark.parametrize("lang", ["", "en/"])
+def test_score_page_fits_a_phone(browser, site_url, lang: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 780})
+    phone = context.new_page()
+    phone.goto(site_url + lang + "games/nations/score/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

@@ -329,7 +329,8 @@
     var terms = el("tbody", { "class": "rs-calc__terms" });
     terms.appendChild(this.sectionRow(ui.breakdown));
     this.termCells = {};
-    this.model.terms.concat([{ id: "floor" }]).forEach(function (term) {
+    var rows = this.model.total_min === null ? this.model.terms : this.model.terms.concat([{ id: "floor" }]);
+    rows.forEach(function (term) {
       var row = el("tr", { "data-term-row": term.id });
       row.appendChild(el("th", { scope: "row" }, term.id === "floor" ? "≥ " + self.model.total_min : data.terms[term.id]));
       self.termCells[term.id] = [];
@@ -512,7 +513,7 @@
       self.rankCells[i].textContent = String(player.rank) + (winner ? " · " + ui.winner : "");
       self.rankCells[i].classList.toggle("rs-calc__winner", winner || (result.outcome !== "single" && result.outcome !== "tiebreak" && player.rank === 1));
     });
-    Object.keys(shown).forEach(function (id) {
+    Object.keys(shown).filter(function (id) { return self.termCells[id]; }).forEach(function (id) {
       var row = self.table.querySelector('[data-term-row="' + id + '"]');
       if (row) row.hidden = !shown[id];
     });
@@ -528,6 +529,7 @@
 
   Calculator.prototype.showBlank = function () {
     var self = this;
+    this.table.querySelectorAll("[data-term-row]").forEach(function (row) { row.hidden = true; });
     this.totalCells.forEach(function (cell) { cell.textContent = "—"; });
     this.rankCells.forEach(function (cell) { cell.textContent = ""; cell.classList.remove("rs-calc__winner"); });
     Object.keys(this.termCells).forEach(function (id) { self.termCells[id].forEach(function (c) { c.textContent = ""; }); });

@@ -2,6 +2,8 @@
 
     .venv/bin/python scripts/benchmark.py [COUNTS ...]     # default: 3 30 100
 
+Also prints the scoring calculator's JS + CSS size.
+
 Each run builds a scratch project holding copies of the real games under new slugs.
 """
 
@@ -39,7 +41,18 @@ def make_project(root: Path, count: int) -> Project:
     return Project(root)
 
 
+def calculator_size() -> None:
+    """The calculator's own JS + CSS, raw and gzipped (goal: under 15 KB gzipped)."""
+    import gzip
+
+    assets = REPO / "templates" / "theme" / "assets"
+    raw = b"".join((assets / name).read_bytes() for name in ("calculator.js", "calculator.css"))
+    packed = gzip.compress(raw, compresslevel=9, mtime=0)
+    print(f"calculator JS + CSS: {len(raw) / 1024:.1f} KB raw, {len(packed) / 1024:.1f} KB gzipped")
+
+
 def main(counts: list[int]) -> None:
+    calculator_size()
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     print(f"{'games':>6} {'pages':>6} {'seconds':>8} {'ms/page':>8} {'site MB':>8}")
     for count in counts:

@@ -22,8 +22,8 @@ PAGES = {
 
 def page_model(page, calc_id: str) -> dict:
     return page.evaluate(
-        "id => JSON.parse(document.querySelector(`.rs-calc[data-calculator='${id}'] "
-        "script`).textContent)",
+        "id => JSON.parse(document.querySelector(`.rs-calc[data-calculator='${id}']`)"
+        ".getAttribute('data-model'))",
         calc_id,
     )
 

@@ -424,11 +424,20 @@ class Topic(Record):
     """Label shown on the FAQ page."""
 
 
+def _no_markup(value: str) -> str:
+    if any(c in value for c in '<>&"'):
+        raise ValueError('must not contain < > & or " (the theme prints it as it is)')
+    return value
+
+
+PlainText = Annotated[str, AfterValidator(_not_blank), AfterValidator(_no_markup)]
+
+
 class Language(Record):
     """Per-language site settings."""
 
-    site_name: NonBlank
-    """Site name in this language (browser title, header)."""
+    site_name: PlainText
+    """Site name in this language (browser title, header); plain text."""
     tagline: NonBlank
     """One line under the site name on the home page."""
 

@@ -68,8 +68,8 @@ def inline_text(value: str) -> str:
 
 
 def plain_text(value: str) -> str:
-    """Text without Markdown emphasis, for metadata such as the page description."""
-    return re.sub(r"[*_`]", "", inline_text(value))
+    """One line without Markdown emphasis, for metadata (always HTML-escape it afterwards)."""
+    return re.sub(r"[*_`]", "", re.sub(r"\s*\n\s*", " ", value)).strip()
 
 
 def join_sentences(sentences: list[str], lang: str) -> str:

@@ -550,9 +550,8 @@
   function start() {
     document.querySelectorAll(".rs-calc[data-calculator]").forEach(function (root) {
       if (root.rsCalculator) return;
-      var script = root.querySelector("script.rs-calc__data");
-      if (!script) return;
-      var calc = new Calculator(root, JSON.parse(script.textContent));
+      // The model travels in a data attribute (not a <script>), so pages carry no inline script.
+      var calc = new Calculator(root, JSON.parse(root.getAttribute("data-model")));
       root.rsCalculator = calc;
       var list = document.querySelector('.rs-calc__examples[data-calculator="' + calc.id + '"] ul');
       if (list) {

@@ -247,3 +247,47 @@ def test_score_page_fits_a_phone(browser, site_url, lang: str) -> None:
     phone.goto(site_url + lang + "games/nations/score/")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+def random_formula(rng: random.Random, depth: int = 0) -> str:
+    if depth > 4 or rng.random() < 0.3:
+        return rng.choice(["a", "b", "c", str(rng.randint(0, 99))])
+    left, right = random_formula(rng, depth + 1), random_formula(rng, depth + 1)
+    return rng.choice(
+        [
+            f"{left} + {right}",
+            f"{left} - {right}",
+            f"{left} * {right}",
+            f"{left} // {rng.randint(1, 12)}",
+            f"-{left}",
+            f"({left})",
+            f"min({left}, {right})",
+            f"max({left}, {right}, {random_formula(rng, depth + 1)})",
+        ]
+    )
+
+
+def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -> None:
+    from rulesite.scoring.expr import FormulaError, evaluate, names, parse
+
+    page.goto(site_url + "games/nations/score/")
+    rng = random.Random(20261130)
+    cases = []
+    while len(cases) < 400:
+        text = random_formula(rng)
+        if rng.random() < 0.1:  # some broken ones: they must fail cleanly in Python
+            text = text[: rng.randint(0, len(text))] + rng.choice(["(", ")", "//0", "$", ","])
+        try:
+            tree = parse(text)
+        except FormulaError:
+            continue
+        env = {name: rng.randint(-999, 999) for name in names(tree)}
+        cases.append((text, tree, env, evaluate(tree, env)))
+    results = page.evaluate(
+        "cases => cases.map(([tree, env]) => window.RulesiteScore.evaluate(tree, env))",
+        [[tree, env] for _, tree, env, _ in cases],
+    )
+    mismatches = [
+        (text, env, want, got) for (text, _, env, want), got in zip(cases, results) if want != got
+    ]
+    assert mismatches == []

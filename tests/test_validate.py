@@ -43,3 +43,23 @@ def test_problems_from_several_files_are_reported_together(tmp_path: Path) -> No
         "data/games/mini-game.yaml",
         "data/games/other-game.yaml",
     }
+
+
+def test_a_10_mb_file_is_refused_unread(tmp_path: Path) -> None:
+    project_root = make_project(tmp_path / "p")
+    huge = project_root / "data" / "games" / "huge.yaml"
+    huge.write_bytes(b"slug: huge\nsummary: " + b"x" * 10_000_000 + b"\n")
+    assert problems_of(project_root) == [
+        "data/games/huge.yaml: file is 10.0 MB; data files must be under 1 MB"
+    ]
+
+
+def test_every_bad_case_gives_a_clear_located_error(tmp_path: Path) -> None:
+    """The corpus as a whole: every case fails, and every line names its file."""
+    located = 0
+    for case in bad_cases():
+        lines = problems_of(apply_case(case, tmp_path / case.name))
+        assert lines, f"{case.name} was accepted"
+        assert all(line.startswith("data/") for line in lines), case.name
+        located += all(":" in line.split(" ")[0] for line in lines)
+    assert located >= 30

@@ -1,0 +1,63 @@
+"""Publishing is all or nothing: failures and interrupts leave site/ and content/ untouched."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rulesite.build import build
+from rulesite.project import Project
+from tests.helpers import make_project
+from tests.test_site import tree_digest
+
+
+def test_interrupt_mid_build_leaves_the_previous_site(tmp_path: Path) -> None:
+    project = Project(make_project(tmp_path / "p"))
+    build(project)
+    site_before, content_before = tree_digest(project.site_dir), tree_digest(project.content_dir)
+    (project.games_dir / "mini-game.yaml").write_text(
+        (project.games_dir / "mini-game.yaml").read_text("utf-8").replace("9999", "9998"), "utf-8"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rulesite", "build"],
+        cwd=project.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not list(project.root.glob(".rulesite-build-*/site")):  # MkDocs has started writing
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert tree_digest(project.site_dir) == site_before
+    assert tree_digest(project.content_dir) == content_before
+    assert list(project.root.glob(".rulesite-*")) == []
+
+
+def test_builds_in_different_folders_are_byte_identical(tmp_path: Path) -> None:
+    first = Project(make_project(tmp_path / "one" / "project", real_games=True, games={}))
+    second_root = tmp_path / "elsewhere" / "deeper" / "copy"
+    shutil.copytree(first.root, second_root)
+    build(first)
+    build(Project(second_root))
+    assert tree_digest(first.site_dir) == tree_digest(second_root / "site")
+
+
+def test_source_date_epoch_sets_the_sitemap_date(tmp_path: Path, monkeypatch) -> None:
+    project = Project(make_project(tmp_path / "p"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14
+    build(project)
+    sitemap = (project.site_dir / "sitemap.xml").read_text("utf-8")
+    assert "<lastmod>2023-11-14</lastmod>" in sitemap
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    build(project)  # without it: the newest verification date in the data (2026-01-15)
+    assert "<lastmod>2026-01-15</lastmod>" in (project.site_dir / "sitemap.xml").read_text("utf-8")

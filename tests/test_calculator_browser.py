@@ -288,6 +288,8 @@ def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -
         [[tree, env] for _, tree, env, _ in cases],
     )
     mismatches = [
-        (text, env, want, got) for (text, _, env, want), got in zip(cases, results) if want != got
+        (text, env, want, got)
+        for (text, _, env, want), got in zip(cases, results, strict=True)
+        if want != got
     ]
     assert mismatches == []

@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
+AXE := tests/a11y/node_modules/axe-core/axe.min.js
+
 .PHONY: setup validate site serve test lint golden schema bench clean
 
 $(STAMP): pyproject.toml
@@ -27,7 +29,12 @@ lint: setup
 	$(BIN)/ruff check scripts tests
 	$(BIN)/ruff format --check scripts tests
 
-test: setup lint
+# axe-core for the accessibility tests, from the npm registry (pinned in the lock file).
+$(AXE): tests/a11y/package-lock.json
+	@if command -v npm >/dev/null; then cd tests/a11y && npm ci --no-audit --no-fund --silent; \
+	else echo "npm not found: accessibility tests will be skipped"; fi
+
+test: setup lint $(AXE)
 	$(BIN)/pytest
 
 # Refresh tests/golden/ from the current templates; review the diff like code.

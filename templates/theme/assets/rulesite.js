@@ -10,6 +10,14 @@
     url.hash = window.location.hash;
     link.href = url.toString();
   }
+  // Material's search overlay is a dialog without a name; screen readers announce it unnamed.
+  // Name it after its own search field (already translated by the theme).
+  var search = document.querySelector(".md-search[role=dialog]");
+  var field = document.querySelector(".md-search__input");
+  if (search && field && !search.hasAttribute("aria-label")) {
+    search.setAttribute("aria-label", field.getAttribute("aria-label") || field.placeholder);
+  }
+
   document.addEventListener("click", carryHash, true);
   document.addEventListener("auxclick", carryHash, true);
   document.addEventListener("focusin", carryHash, true);

@@ -12,9 +12,16 @@ from tests.helpers import REPO
 pytestmark = pytest.mark.browser
 
 AXE = REPO / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
-PAGES = ["", "games/", "games/nations/", "games/nations/rules/", "games/nations/faq/",
-         "games/nations/score/", "games/clans-of-caledonia/score/",
-         "games/its-a-wonderful-world/"]
+PAGES = [
+    "",
+    "games/",
+    "games/nations/",
+    "games/nations/rules/",
+    "games/nations/faq/",
+    "games/nations/score/",
+    "games/clans-of-caledonia/score/",
+    "games/its-a-wonderful-world/",
+]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +39,8 @@ def serious_violations(page, axe_script: Path) -> list[str]:
     violations = page.evaluate("async () => (await axe.run(document)).violations")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-        for v in violations if v["impact"] in ("serious", "critical")
+        for v in violations
+        if v["impact"] in ("serious", "critical")
     ]
 
 

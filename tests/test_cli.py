@@ -56,3 +56,17 @@ def test_schema_command_writes_both_schemas(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert (project / "data" / "schema" / "game.schema.json").exists()
     assert (project / "data" / "schema" / "site.schema.json").exists()
+
+
+def test_every_command_is_in_the_readme() -> None:
+    import argparse
+
+    from rulesite.cli import _parser
+    from tests.helpers import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    subparsers = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for command in subparsers.choices:
+        assert f"`rulesite {command}" in readme, command
+    for target in ("make site", "make test", "make serve", "make golden"):
+        assert target in readme

@@ -293,3 +293,26 @@ def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -
         if want != got
     ]
     assert mismatches == []
+
+
+def test_blank_turn_order_follows_the_columns(page, site_url) -> None:
+    page.goto(site_url + "en/games/nations/score/")
+    cell(page, "nations", "vp", 0).fill("5")
+    cell(page, "nations", "vp", 1).fill("5")
+    assert cell(page, "nations", "order", 1).get_attribute("placeholder") == "2"
+    assert page.locator(".rs-calc__errors").first.inner_text() == ""
+    assert page.locator(".rs-calc__result").first.inner_text() == (
+        "Winner: Player 1. Tied on total; tie broken by turn order."
+    )
+
+
+def test_empire_face_is_offered_only_in_solo(page, site_url) -> None:
+    page.goto(site_url + "en/games/its-a-wonderful-world/score/")
+    face = page.locator("select[data-setting='side']")
+    assert not face.is_visible()  # two players by default: the face changes nothing
+    page.select_option("#rs-count-its-a-wonderful-world", "1")
+    assert face.is_visible()
+    cell(page, "its-a-wonderful-world", "card_vp", 0).fill("40")
+    assert total(page, "its-a-wonderful-world", 0) == "25"
+    face.select_option("b")
+    assert total(page, "its-a-wonderful-world", 0) == "40"

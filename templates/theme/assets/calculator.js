@@ -272,8 +272,8 @@
     controls.appendChild(select);
     this.model.settings.forEach(function (s) {
       var id = "rs-setting-" + self.id + "-" + s.id;
-      controls.appendChild(el("label", { "for": id }, data.settings[s.id].label));
-      var choice = el("select", { id: id });
+      controls.appendChild(el("label", { "for": id, "data-setting": s.id }, data.settings[s.id].label));
+      var choice = el("select", { id: id, "data-setting": s.id });
       s.options.forEach(function (o) { choice.appendChild(el("option", { value: o }, data.settings[s.id].options[o])); });
       choice.value = self.state.settings[s.id];
       choice.addEventListener("change", function () { self.state.settings[s.id] = choice.value; self.update(); });
@@ -311,6 +311,7 @@
         var td = el("td", { "data-column": String(i) });
         var input = el("input", { type: "text", inputmode: spec.min < 0 ? "text" : "numeric", autocomplete: "off", "data-field": spec.id, "data-player": String(i), "class": "rs-calc__input" });
         input.value = self.state.values[spec.id][i];
+        if (spec.unique) input.placeholder = String(spec.min + i);
         input.addEventListener("input", self.onValue.bind(self, spec.id, i, input));
         td.appendChild(input);
         if (spec.min < 0) {
@@ -454,7 +455,10 @@
       var label = self.data.inputs[spec.id].label, seen = {};
       for (var p = 0; p < self.state.count; p++) {
         var text = self.state.values[spec.id][p].trim().replace(/^\uFF0D|^\u2212/, "-");
-        var value = text === "" ? 0 : (/^-?\d{1,9}$/.test(text) ? Number(text) : NaN);
+        // A blank cell counts as 0, except in a field every player must differ in (turn order):
+        // there a blank means the column's position, shown as the placeholder.
+        var blank = spec.unique ? spec.min + p : 0;
+        var value = text === "" ? blank : (/^-?\d{1,9}$/.test(text) ? Number(text) : NaN);
         var bad = !(value >= spec.min && value <= spec.max);
         var cellLabel = fill(ui.field_label, { player: self.playerName(p), field: label });
         if (bad) problems.push(fill(ui.invalid, { field: cellLabel, min: spec.min, max: spec.max }));
@@ -472,8 +476,29 @@
     return { players: players, problems: problems };
   };
 
+  function treeNames(tree, out) {
+    if (tree.v) out.push(tree.v);
+    (tree.a || []).forEach(function (child) { treeNames(child, out); });
+    return out;
+  }
+
+  // A setting is only offered while some term that uses it applies (e.g. the empire face in solo).
+  Calculator.prototype.settingInUse = function (setting, count) {
+    var prefix = setting.id + "_";
+    return this.model.terms.some(function (t) {
+      var applies = !t.players || (t.players[0] <= count && count <= t.players[1]);
+      return applies && t.tree && treeNames(t.tree, []).some(function (n) { return n.indexOf(prefix) === 0; });
+    }) || this.model.tiebreakers.some(function (tb) {
+      return treeNames(tb.by, []).some(function (n) { return n.indexOf(prefix) === 0; });
+    });
+  };
+
   Calculator.prototype.update = function () {
     var self = this, ui = this.ui, count = this.state.count;
+    this.model.settings.forEach(function (s) {
+      var used = self.settingInUse(s, count);
+      self.root.querySelectorAll('[data-setting="' + s.id + '"]').forEach(function (node) { node.hidden = !used; });
+    });
     this.table.querySelectorAll("[data-column]").forEach(function (cell) {
       cell.hidden = Number(cell.getAttribute("data-column")) >= count;
     });

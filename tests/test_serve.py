@@ -53,13 +53,17 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
         )
         wait_for(url, "#4321")
         game.write_text(
-            game.read_text("utf-8").replace("bgg_rank: 4321", "bgg_rank: many"), "utf-8"
+            game.read_text("utf-8").replace("bgg_rank: 4321", "bgg_rank: 5555"), "utf-8"
+        )
+        wait_for(url, "#5555")  # a second edit is picked up too
+        game.write_text(
+            game.read_text("utf-8").replace("bgg_rank: 5555", "bgg_rank: many"), "utf-8"
         )
         deadline = time.monotonic() + 30
         while "card.bgg_rank" not in (tmp_path / "serve.log").read_text("utf-8"):
             assert time.monotonic() < deadline, "the mistake was never reported"
             time.sleep(0.3)
-        assert "#4321" in wait_for(url, "#4321")  # the last good page is still served
+        assert "#5555" in wait_for(url, "#5555")  # the last good page is still served
         assert process.poll() is None
     finally:
         process.terminate()

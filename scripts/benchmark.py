@@ -37,6 +37,10 @@ def make_project(root: Path, count: int) -> Project:
         slug = source.stem if index < len(sources) else f"{source.stem}-{index}"
         text = source.read_text(encoding="utf-8")
         text = re.sub(r"^slug: .*$", f"slug: {slug}", text, count=1, flags=re.M)
+        if slug != source.stem:  # calculator ids are unique across games: rename the copies'
+            head, _, scoring = text.partition("\nscoring:\n")
+            scoring = re.sub(r"^  - id: (\S+)$", rf"  - id: \1-{index}", scoring, flags=re.M)
+            text = f"{head}\nscoring:\n{scoring}"
         (games / f"{slug}.yaml").write_text(text, encoding="utf-8")
     return Project(root)
 

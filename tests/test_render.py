@@ -37,21 +37,22 @@ def test_both_languages_have_the_same_anchors() -> None:
             assert zh_ids == en_ids, relative
 
 
-def test_missing_label_fails_naming_the_template(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("template_name", "addition", "message"),
+    [
+        ("faq.md.j2", "{{ t('no_such_label') }}", r"faq\.md\.j2.*no label 'no_such_label'"),
+        ("rules.md.j2", "{{ game.no_such_field }}", r"rules\.md\.j2"),
+    ],
+    ids=["missing-label", "undefined-field"],
+)
+def test_template_mistakes_fail_naming_the_template(
+    tmp_path: Path, template_name: str, addition: str, message: str
+) -> None:
     root = make_project(tmp_path / "p")
-    template = root / "templates" / "pages" / "faq.md.j2"
-    template.write_text(template.read_text() + "{{ t('no_such_label') }}\n", encoding="utf-8")
+    template = root / "templates" / "pages" / template_name
+    template.write_text(template.read_text() + addition + "\n", encoding="utf-8")
     project = Project(root)
-    with pytest.raises(BuildError, match=r"faq\.md\.j2.*no label 'no_such_label'"):
-        render_pages(project, load_catalog(project))
-
-
-def test_undefined_variable_fails(tmp_path: Path) -> None:
-    root = make_project(tmp_path / "p")
-    template = root / "templates" / "pages" / "rules.md.j2"
-    template.write_text(template.read_text() + "{{ game.no_such_field }}\n", encoding="utf-8")
-    project = Project(root)
-    with pytest.raises(BuildError, match=r"rules\.md\.j2"):
+    with pytest.raises(BuildError, match=message):
         render_pages(project, load_catalog(project))
 
 

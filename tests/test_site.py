@@ -87,6 +87,8 @@ def test_home_lists_every_game_as_a_card(site_dir, lang) -> None:
         assert f'href="games/{slug}/"' in html
         assert SEED_TITLES[slug][lang] in html_module.unescape(html)
     assert html.count('class="grid cards') == 1
+    cards = re.search(r'class="grid cards[^"]*">\s*<ul>(.*?)</ul>', html, re.S).group(1)
+    assert cards.count("<li>") == len(GAMES)  # one card per game, none run together
 
 
 def test_rulings_keep_their_anchors_in_both_languages(site_dir) -> None:

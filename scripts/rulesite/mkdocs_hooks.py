@@ -89,19 +89,14 @@ def on_post_build(config) -> None:
     i18n = config.plugins.get("i18n")
     if i18n is None or getattr(i18n, "building", False):
         return  # an inner per-language build; the outer one finishes the index
-    root = Path(config.site_dir)
-    for candidate in (root, root.parent):
-        index_file = candidate / "search" / "search_index.json"
-        if index_file.exists():
-            split_search_index(
-                index_file,
-                i18n.default_language,
-                [lang for lang in i18n.build_languages if lang != i18n.default_language],
-            )
-            return
+    # By now the outer build is back at the site root, where the combined index was written.
+    index_file = Path(config.site_dir) / "search" / "search_index.json"
+    if index_file.exists():
+        others = [lang for lang in i18n.build_languages if lang != i18n.default_language]
+        split_search_index(index_file, others)
 
 
-def split_search_index(index_file: Path, default: str, others: list[str]) -> None:
+def split_search_index(index_file: Path, others: list[str]) -> None:
     """Keep the default language's entries at the root; write ``<lang>/search/`` for the others."""
     index = json.loads(index_file.read_text(encoding="utf-8"))
     docs = index["docs"]

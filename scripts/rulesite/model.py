@@ -26,6 +26,13 @@ def _not_blank(value: str) -> str:
 
 NonBlank = Annotated[str, AfterValidator(_not_blank)]
 
+
+def _check_ordered(low: int, high: int) -> None:
+    """Shared by every record with a ``min`` and a ``max``."""
+    if low > high:
+        raise ValueError(f"min ({low}) is greater than max ({high})")
+
+
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 """A name usable in formulas: lowercase letters, digits and underscores, starting with a letter."""
 
@@ -71,8 +78,7 @@ class IntRange(Record):
 
     @model_validator(mode="after")
     def _ordered(self) -> IntRange:
-        if self.min > self.max:
-            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        _check_ordered(self.min, self.max)
         return self
 
 
@@ -220,8 +226,7 @@ class ScoreInput(Record):
 
     @model_validator(mode="after")
     def _ordered(self) -> ScoreInput:
-        if self.min > self.max:
-            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        _check_ordered(self.min, self.max)
         return self
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,14 +61,19 @@ def markdown_text(value: str) -> str:
     return value.replace("<", "&lt;")
 
 
+def one_line(value: str) -> str:
+    """``value`` with its line breaks (and the spaces around them) folded into single spaces."""
+    return re.sub(r"\s*\n\s*", " ", value).strip()
+
+
 def inline_text(value: str) -> str:
     """A one-line Markdown text (headings, table cells, list items)."""
-    return re.sub(r"\s*\n\s*", " ", markdown_text(value)).strip()
+    return one_line(markdown_text(value))
 
 
 def plain_text(value: str) -> str:
     """One line without Markdown emphasis, for metadata (always HTML-escape it afterwards)."""
-    return re.sub(r"[*_`]", "", re.sub(r"\s*\n\s*", " ", value)).strip()
+    return re.sub(r"[*_`]", "", one_line(value))
 
 
 def join_sentences(sentences: list[str], lang: str) -> str:
@@ -122,6 +126,16 @@ class Renderer:
     def __init__(self, project: Project, catalog: Catalog) -> None:
         self.env = make_environment(project)
         self.catalog = catalog
+        site = catalog.site
+        # The same for every page: look them up once, not per page.
+        self.shared = {
+            "site": site,
+            "games": catalog.games,
+            "mechanics": {m.id: m for m in site.mechanics},
+            "topics": {topic.id: topic for topic in site.topics},
+            "page_files": _PAGE_FILES,
+            "page_kinds": PAGE_KINDS,
+        }
 
     def pages(self) -> dict[str, str]:
         result: dict[str, str] = {}
@@ -141,31 +155,22 @@ class Renderer:
         return self._render("games.md.j2", lang)
 
     def game_page(self, kind: str, game: Game, lang: str) -> str:
-        labels = Labels(self.catalog.site, lang)
         return self._render(
-            f"{kind}.md.j2",
-            lang,
-            game=game,
-            page_kind=kind,
-            page_kinds=page_kinds(game),
-            calculator_json=lambda calc: payload_json(page_payload(calc, lang, labels.raw)),
+            f"{kind}.md.j2", lang, game=game, page_kind=kind, page_kinds=page_kinds(game)
         )
 
     def _render(self, template_name: str, lang: str, **context: Any) -> str:
-        site = self.catalog.site
-        t: Callable[..., str] = Labels(site, lang)
+        t = Labels(self.catalog.site, lang)
         try:
             template = self.env.get_template(template_name)
-            context.setdefault("page_kinds", PAGE_KINDS)
             return template.render(
-                lang=lang,
-                t=t,
-                site=site,
-                games=self.catalog.games,
-                mechanics={m.id: m for m in site.mechanics},
-                topics={topic.id: topic for topic in site.topics},
-                page_files=_PAGE_FILES,
-                **context,
+                {
+                    **self.shared,
+                    "lang": lang,
+                    "t": t,
+                    "calculator_json": lambda calc: payload_json(page_payload(calc, lang, t.raw)),
+                    **context,
+                }
             )
         except jinja2.TemplateError as exc:
             where = _template_location(exc, template_name)

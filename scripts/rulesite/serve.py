@@ -15,7 +15,6 @@ from pathlib import Path
 from rulesite.build import SEARCH_TERMS, configure, render_content
 from rulesite.errors import RulesiteError
 from rulesite.project import Project
-from rulesite.validate import load_catalog
 
 POLL_SECONDS = 0.5
 
@@ -33,8 +32,7 @@ def serve(project: Project, dev_addr: str) -> None:
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(handler)
     mkdocs_log.setLevel(logging.INFO)
-    render_content(project)
-    catalog = load_catalog(project)
+    catalog, _ = render_content(project)
     terms = project.content_dir / SEARCH_TERMS
     stop = threading.Event()
     threading.Thread(target=_watch, args=(project, stop), daemon=True).start()
@@ -78,7 +76,7 @@ def _watch(project: Project, stop: threading.Event) -> None:
         seen = current
         time.sleep(0.1)  # let an editor finish writing
         try:
-            count = render_content(project)
+            _, count = render_content(project)
             print(f"rulesite: re-rendered {count} pages", file=sys.stderr)
         except RulesiteError as error:
             print(

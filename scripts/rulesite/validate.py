@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -39,6 +39,7 @@ def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
 
     games: list[Game] = []
     documents: dict[str, Document] = {}
+    calculator_files: dict[str, str] = {}  # calculator id → file that defines it
     game_files = list(iter_yaml_files(project.games_dir))
     if not game_files:
         problems.append(Problem(project.display(project.games_dir), None, "", "no game files"))
@@ -49,7 +50,7 @@ def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
             continue
         problems.extend(check_game(game, doc, path.stem, site, today or dt.date.today()))
         problems.extend(check_scoring(game, doc))
-        problems.extend(_calculator_clashes(game, doc, games, documents))
+        problems.extend(_calculator_clashes(game, doc, calculator_files))
         if game.slug in documents:
             other = documents[game.slug].file
             problems.append(doc.problem(("slug",), f"slug {game.slug!r} is also used by {other}"))
@@ -64,21 +65,18 @@ def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
     return Catalog(site, sorted(games, key=lambda g: g.slug), documents)
 
 
-def _calculator_clashes(
-    game: Game, doc: Document, earlier: list[Game], documents: dict[str, Document]
-) -> list[Problem]:
-    """Calculator ids are public (`rulesite score <id>`), so they are unique across games."""
-    taken = {calc.id: other.slug for other in earlier for calc in other.scoring}
+def _calculator_clashes(game: Game, doc: Document, taken: dict[str, str]) -> list[Problem]:
+    """Calculator ids are public (`rulesite score <id>`), so they are unique across games.
+
+    ``taken`` maps the ids seen so far to their files; this game's ids are added to it.
+    """
     problems = []
     for index, calc in enumerate(game.scoring):
         if calc.id in taken:
-            other = documents[taken[calc.id]].file
-            problems.append(
-                doc.problem(
-                    ("scoring", index, "id"), f"calculator id {calc.id!r} is also used in {other}"
-                )
-            )
-        taken[calc.id] = game.slug
+            message = f"calculator id {calc.id!r} is also used in {taken[calc.id]}"
+            problems.append(doc.problem(("scoring", index, "id"), message))
+        else:
+            taken[calc.id] = doc.file
     return problems
 
 
@@ -156,15 +154,10 @@ def check_game(
     problems += _duplicates(doc, "rules", [r.id for r in game.rules], "rule section id")
     problems += _duplicates(doc, "faq", [r.id for r in game.faq], "ruling id")
     rule_ids = {r.id for r in game.rules}
-    for index, ruling in enumerate(game.faq):
-        for ref_index, ref in enumerate(ruling.rules):
-            if ref not in rule_ids:
-                problems.append(
-                    doc.problem(
-                        ("faq", index, "rules", ref_index),
-                        f"no rule section with id {ref!r} (known: {', '.join(sorted(rule_ids))})",
-                    )
-                )
+    known = ", ".join(sorted(rule_ids))
+    for path, ref in _rule_references(game):
+        if ref not in rule_ids:
+            problems.append(doc.problem(path, f"no rule section with id {ref!r} (known: {known})"))
     if game.card.verified > today:
         problems.append(
             doc.problem(
@@ -193,6 +186,19 @@ def check_game(
                 doc, ("faq", index, "tags"), ruling.tags, {t.id for t in site.topics}, "topic"
             )
     return problems
+
+
+def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
+    """Every place a game points at one of its rule sections, with the id it names."""
+    for index, ruling in enumerate(game.faq):
+        for ref_index, ref in enumerate(ruling.rules):
+            yield ("faq", index, "rules", ref_index), ref
+    for index, calc in enumerate(game.scoring):
+        yield ("scoring", index, "rule"), calc.rule
+        for kind, items in (("inputs", calc.inputs), ("terms", calc.terms)):
+            for item_index, item in enumerate(items):
+                if item.rule is not None:
+                    yield ("scoring", index, kind, item_index, "rule"), item.rule
 
 
 def check_site(site: SiteData, doc: Document) -> list[Problem]:

@@ -20,21 +20,17 @@ BUILTIN_NAMES = {"players"}
 
 
 def check_scoring(game: Game, doc: Document) -> list[Problem]:
-    """Every problem in a game's calculators."""
-    rule_ids = {r.id for r in game.rules}
+    """Every problem in a game's calculators (rule references are checked with the game's)."""
     problems = []
     for index, calculator in enumerate(game.scoring):
         path: KeyPath = ("scoring", index)
-        found = list(_check_calculator(calculator, rule_ids, path))
+        found = list(_check_calculator(calculator, path))
         problems += [doc.problem(where, message) for where, message in found]
     return problems
 
 
-def _check_calculator(
-    calc: Calculator, rule_ids: set[str], path: KeyPath
-) -> Iterator[tuple[KeyPath, str]]:
-    structural = list(_references(calc, rule_ids, path))
-    structural += list(_names(calc, path))
+def _check_calculator(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
+    structural = list(_names(calc, path))
     structural += list(_shapes(calc, path))
     try:
         evaluation_order(calc.terms)
@@ -46,20 +42,6 @@ def _check_calculator(
     yield from structural
     if not structural:  # examples only make sense for a calculator that can run
         yield from _examples(calc, path)
-
-
-def _references(
-    calc: Calculator, rule_ids: set[str], path: KeyPath
-) -> Iterator[tuple[KeyPath, str]]:
-    def missing(rule: str | None) -> bool:
-        return rule is not None and rule not in rule_ids
-
-    if missing(calc.rule):
-        yield (*path, "rule"), f"no rule section with id {calc.rule!r}"
-    for kind, items in (("inputs", calc.inputs), ("terms", calc.terms)):
-        for index, item in enumerate(items):
-            if missing(item.rule):
-                yield (*path, kind, index, "rule"), f"no rule section with id {item.rule!r}"
 
 
 def _names(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:

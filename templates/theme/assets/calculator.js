@@ -452,7 +452,7 @@
     var self = this, players = [], problems = [], ui = this.ui;
     for (var p = 0; p < this.state.count; p++) players.push({ name: this.playerName(p) });
     this.model.inputs.forEach(function (spec) {
-      var label = self.data.inputs[spec.id].label, seen = {};
+      var label = self.data.inputs[spec.id].label, valid = [];
       for (var p = 0; p < self.state.count; p++) {
         var text = self.state.values[spec.id][p].trim().replace(/^\uFF0D|^\u2212/, "-");
         // A blank cell counts as 0, except in a field every player must differ in (turn order):
@@ -462,16 +462,12 @@
         var bad = !(value >= spec.min && value <= spec.max);
         var cellLabel = fill(ui.field_label, { player: self.playerName(p), field: label });
         if (bad) problems.push(fill(ui.invalid, { field: cellLabel, min: spec.min, max: spec.max }));
-        else if (spec.unique && text !== "" && seen[value]) problems.push(fill(ui.duplicate, { field: label }));
-        if (text !== "") seen[value] = true;
+        else valid.push(value);
         self.cells[spec.id][p].setAttribute("aria-invalid", bad ? "true" : "false");
         players[p][spec.id] = bad ? 0 : value;
       }
-      if (spec.unique) {
-        var values = players.map(function (pl) { return pl[spec.id]; });
-        var dup = values.some(function (v, i) { return values.indexOf(v) !== i; });
-        if (dup && problems.indexOf(fill(ui.duplicate, { field: label })) < 0) problems.push(fill(ui.duplicate, { field: label }));
-      }
+      var repeated = valid.some(function (v, i) { return valid.indexOf(v) !== i; });
+      if (spec.unique && repeated) problems.push(fill(ui.duplicate, { field: label }));
     });
     return { players: players, problems: problems };
   };

@@ -11,8 +11,11 @@ import pytest
 import yaml
 
 from rulesite.build import build
+from rulesite.errors import DataError
+from rulesite.markup import unsafe_links
 from rulesite.project import Project
-from tests.helpers import GOOD, REPO, make_project, serve_site
+from rulesite.validate import load_catalog
+from tests.helpers import GOOD, REPO, good_game_text, make_project, serve_site
 
 PAYLOADS = [
     "<script>alert('p1')</script>",
@@ -25,7 +28,38 @@ PAYLOADS = [
     "<iframe src=\"javascript:alert('p8')\"></iframe>",
     "[x](JaVaScRiPt:alert('p9'))",
     "<details open ontoggle=alert('p10')>",
+    # Attribute lists: an id that shadows the theme's config, a title that Material's tooltips
+    # would insert as HTML, data-* that would make a paragraph a calculator, a stolen anchor.
+    "{: #__config }",
+    "\n{: #__config .rs-calc data-calculator=nations }",
+    "[hover me](https://example.org/){: title=\"<img src=x onerror=alert('p11')>\" }",
+    "\n\n## Fake {#scoring}\n\nafter",
+    # Breaking out of a link or a table row that a title is interpolated into.
+    "](https://evil.example/) [",
+    "cell | break | row",
 ]
+
+RENDERED_PAYLOADS = [p for p in PAYLOADS if not unsafe_links(p)]
+REFUSED_PAYLOADS = [p for p in PAYLOADS if unsafe_links(p)]
+
+
+def test_links_that_are_not_web_addresses_are_refused_at_validation(tmp_path) -> None:
+    assert len(REFUSED_PAYLOADS) == 3
+    game = yaml.safe_load(good_game_text())
+    fields = [game["faq"][0]["answer"], game["rules"][0]["body"], game["rules"][1]["body"]]
+    for field, payload in zip(fields, REFUSED_PAYLOADS, strict=True):
+        field["en"] += f" {payload}"
+    root = make_project(
+        tmp_path / "p",
+        games={"mini-game.yaml": yaml.safe_dump(game, allow_unicode=True, sort_keys=False)},
+    )
+    with pytest.raises(DataError) as caught:
+        load_catalog(Project(root))
+    lines = caught.value.lines()
+    paths = [line.split(": ")[1] for line in lines]
+    assert paths == ["rules[0].body.en", "rules[1].body.en", "faq[0].answer.en"]
+    assert all("texts may only link to http:// or https:// addresses" in line for line in lines)
+
 
 # Markup that may only appear in a page if a payload got through.
 MATERIAL_INLINE_SCRIPTS = ("__md_scope=", "var target=document.getElementById(location.hash")
@@ -98,20 +132,25 @@ def poison_example_names(game: dict, payloads) -> None:
     for calc in game["scoring"]:
         for example in calc["examples"]:
             for player in example["players"]:
-                player["name"] = next(payloads)
+                # Names are one line of at most 40 characters.
+                player["name"] = next(payloads).replace("\n", " ").strip()[:40]
             example["winners"] = [example["players"][0]["name"]]
 
 
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory) -> tuple[Path, int]:
-    payloads = itertools.cycle(PAYLOADS)
+    # Links that are not web addresses are refused at validation (see the test below); the
+    # rest must be neutralised by rendering.
+    payloads = itertools.cycle(RENDERED_PAYLOADS)
     game = yaml.safe_load((GOOD / "games" / "mini-game.yaml").read_text(encoding="utf-8"))
     site = yaml.safe_load((REPO / "data" / "site.yaml").read_text(encoding="utf-8"))
     counter = itertools.count()
     counted = (p for p in payloads if next(counter) >= 0)
     game = poison(game, counted)
     poison_example_names(game, counted)
-    site = {**poison(site, counted), "zh": site["zh"], "en": site["en"]}
+    # Braces in labels are refused at validation (placeholders only), so labels get the rest.
+    label_payloads = (p for p in counted if "{" not in p)
+    site = {**poison(site, label_payloads), "zh": site["zh"], "en": site["en"]}
     root = make_project(
         tmp_path_factory.mktemp("hostile") / "p",
         games={"mini-game.yaml": yaml.safe_dump(game, allow_unicode=True, sort_keys=False)},
@@ -142,6 +181,60 @@ def test_the_finder_finds_active_content() -> None:
     assert active_content('<meta content="&lt;svg onload=x&gt;">') == []
 
 
+class AttributeCollector(HTMLParser):
+    """Every element's attributes, and the ids, of one page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+
+    @property
+    def ids(self) -> list[str | None]:
+        return [attrs["id"] for _, attrs in self.elements if "id" in attrs]
+
+
+def attributes_of(html: str) -> AttributeCollector:
+    collector = AttributeCollector()
+    collector.feed(html)
+    return collector
+
+
+def test_ids_are_unique_and_the_theme_config_is_the_only_config(hostile_site) -> None:
+    site_dir, _ = hostile_site
+    for page in sorted(site_dir.rglob("*.html")):
+        ids = attributes_of(page.read_text(encoding="utf-8")).ids
+        duplicates = {i for i in ids if ids.count(i) > 1}
+        assert duplicates == set(), page.relative_to(site_dir)
+        assert ids.count("__config") == 1, page.relative_to(site_dir)
+
+
+def test_data_sets_no_title_class_or_data_attribute(hostile_site) -> None:
+    site_dir, _ = hostile_site
+    for page in sorted(site_dir.rglob("*.html")):
+        elements = attributes_of(page.read_text(encoding="utf-8")).elements
+        where = page.relative_to(site_dir)
+        for tag, attrs in elements:
+            assert "<" not in (attrs.get("title") or ""), (where, tag, attrs)
+            assert "evil.example" not in (attrs.get("href") or ""), (where, tag, attrs)
+        calculators = [a for _, a in elements if "rs-calc" in (a.get("class") or "").split()]
+        # Only the template's calculator (mini-game has one) carries the calculator class.
+        assert all(a.get("data-calculator") == "mini-game" for a in calculators), where
+        assert len(calculators) <= 1, where
+
+
+def test_titles_cannot_break_table_rows(hostile_site) -> None:
+    site_dir, _ = hostile_site
+    for lang in ("", "en/"):
+        html = (site_dir / lang / "games" / "index.html").read_text(encoding="utf-8")
+        body = html[html.index("<tbody>") : html.index("</tbody>")]
+        rows = body.split("<tr>")[1:]
+        assert len(rows) == 1  # one game
+        assert rows[0].count("<td") == 4
+
+
 def test_no_page_carries_active_content(hostile_site) -> None:
     site_dir, _ = hostile_site
     pages = sorted(site_dir.rglob("*.html"))
@@ -149,6 +242,16 @@ def test_no_page_carries_active_content(hostile_site) -> None:
     for page in pages:
         html = page.read_text(encoding="utf-8")
         assert active_content(html) == [], page.relative_to(site_dir)
+
+
+BROWSER_CHECK = """() => ({
+    configs: document.querySelectorAll('[id="__config"]').length,
+    tooltips: JSON.parse(document.getElementById("__config").textContent)
+        .features.includes("content.tooltips"),
+    titled: [...document.querySelectorAll("article [title]")]
+        .map((e) => e.getAttribute("title")).filter((t) => /[<>]/.test(t)),
+})"""
+"""What the browser sees: one theme config, tooltips still off, no title that holds markup."""
 
 
 @pytest.mark.browser
@@ -170,6 +273,8 @@ def test_no_script_runs_in_the_browser(browser, hostile_site) -> None:
         for lang in ("", "en/"):
             for path in paths:
                 page.goto(base + lang + path)
+                found = page.evaluate(BROWSER_CHECK)
+                assert found == {"configs": 1, "tooltips": False, "titled": []}, path
                 for link in page.locator("article a:visible").all():
                     link.hover()  # hover handlers would fire now
                 if path.endswith("score/"):

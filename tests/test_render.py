@@ -8,7 +8,7 @@ import pytest
 
 from rulesite.errors import BuildError
 from rulesite.project import Project
-from rulesite.render import format_range, inline_text, join_sentences, markdown_text, render_pages
+from rulesite.render import format_range, join_sentences, render_pages
 from rulesite.validate import load_catalog
 from tests.golden import GOLDEN, rendered_fixture_pages
 from tests.helpers import good_game_text, make_project
@@ -41,9 +41,14 @@ def test_both_languages_have_the_same_anchors() -> None:
     ("template_name", "addition", "message"),
     [
         ("faq.md.j2", "{{ t('no_such_label') }}", r"faq\.md\.j2.*no label 'no_such_label'"),
+        (
+            "faq.md.j2",
+            "{{ t('faq_lead') }}",
+            r"faq\.md\.j2.*label 'faq_lead' takes the values: count",
+        ),
         ("rules.md.j2", "{{ game.no_such_field }}", r"rules\.md\.j2"),
     ],
-    ids=["missing-label", "undefined-field"],
+    ids=["missing-label", "label-without-its-values", "undefined-field"],
 )
 def test_template_mistakes_fail_naming_the_template(
     tmp_path: Path, template_name: str, addition: str, message: str
@@ -62,7 +67,7 @@ def test_raw_html_in_data_never_opens_a_tag(tmp_path: Path) -> None:
     )
     project = Project(make_project(tmp_path / "p", games={"mini-game.yaml": text}))
     rules = render_pages(project, load_catalog(project))["en/games/mini-game/rules.md"]
-    assert "<script>" not in rules and "&lt;script>alert(1)&lt;/script>" in rules
+    assert "<script>" not in rules and "&#60;script&#62;alert(1)&#60;/script&#62;" in rules
 
 
 def test_helpers() -> None:
@@ -70,7 +75,5 @@ def test_helpers() -> None:
 
     assert format_range(IntRange(min=1, max=5)) == "1–5"
     assert format_range(IntRange(min=4, max=4)) == "4"
-    assert markdown_text("a <b> c") == "a &lt;b> c"
-    assert inline_text("one\n  two") == "one two"
     assert join_sentences(["一。", "二。"], "zh") == "一。二。"
     assert join_sentences(["One.", "", "Two."], "en") == "One. Two."

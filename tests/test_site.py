@@ -11,7 +11,7 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from rulesite.build import build
-from rulesite.errors import BuildError, DataError
+from rulesite.errors import DataError
 from rulesite.project import Project
 from tests.helpers import good_game_text, make_project
 
@@ -192,16 +192,22 @@ def test_bad_data_leaves_the_previous_site_untouched(tmp_path) -> None:
     assert not list(project.root.glob(".rulesite-*"))
 
 
-def test_broken_link_in_data_fails_strict_build_naming_the_file(tmp_path) -> None:
+def test_relative_link_in_data_is_refused_naming_file_and_line(tmp_path) -> None:
+    # A link from data text is raw HTML to MkDocs, so MkDocs could neither check nor rewrite it:
+    # validation refuses it instead, before anything is built.
     text = good_game_text().replace(
         "en: Each player takes 5 cards.",
         "en: Each player takes 5 cards (see [tie](faq.md#no-such-ruling)).",
     )
     project = Project(make_project(tmp_path / "p", games={"mini-game.yaml": text}))
-    with pytest.raises(BuildError) as caught:
+    with pytest.raises(DataError) as caught:
         build(project)
-    assert "data/games/mini-game.yaml" in str(caught.value)
-    assert "no-such-ruling" in str(caught.value)
+    line = text.splitlines().index("    body:") + 3  # the en line of the first rule body (1-based)
+    assert caught.value.lines() == [
+        f"data/games/mini-game.yaml:{line}: rules[0].body.en: link or image "
+        "'faq.md#no-such-ruling': texts may only link to http:// or https:// addresses and "
+        "show no images (link rule sections with a ruling's `rules:`)"
+    ]
     assert not project.site_dir.exists()
 
 

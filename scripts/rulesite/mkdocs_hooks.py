@@ -14,14 +14,6 @@ from urllib.parse import urlparse
 
 from mkdocs.plugins import event_priority
 
-from rulesite.sanitize import clean_html
-
-
-def on_page_content(html: str, page, config, files) -> str:
-    """Sanitise each page's content: data never reaches a reader as active HTML."""
-    return clean_html(html)
-
-
 _ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 _SWITCH_LINK = re.compile(r'(<a href=")([^"]*)(" hreflang="([^"]*)" class="md-select__link">)')
 _CONFIG_SCRIPT = re.compile(

@@ -7,15 +7,15 @@ label fails the build, naming the template, instead of printing an empty string.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import jinja2
-from markupsafe import escape
+from markupsafe import Markup, escape
 
+from rulesite import markup
 from rulesite.errors import BuildError
+from rulesite.labels import LABEL_PLACEHOLDERS
 from rulesite.model import Game, IntRange, SiteData
 from rulesite.project import LANGUAGES, Project
 from rulesite.scoring.payload import page_payload, payload_json
@@ -40,45 +40,26 @@ class Labels:
     lang: str
 
     def raw(self, key: str) -> str:
-        """The label with its ``{placeholders}`` left in (for the browser to fill)."""
+        """The label with its ``{placeholders}`` left in (for the browser to fill as text)."""
         text = self.site.labels.get(key)
-        if text is None:
+        if text is None or key not in LABEL_PLACEHOLDERS:
             raise jinja2.UndefinedError(f"no label {key!r} in data/site.yaml labels")
         return text.get(self.lang)
 
-    def __call__(self, key: str, **values: Any) -> str:
+    def __call__(self, key: str, **values: Any) -> Markup:
+        """The label as a safe inline fragment; ``values`` fill its placeholders."""
         text = self.raw(key)
-        try:
-            return text.format(**values)
-        except (KeyError, IndexError) as exc:
-            raise jinja2.UndefinedError(
-                f"label {key!r} uses an unknown placeholder {exc}"
-            ) from None
+        expected = LABEL_PLACEHOLDERS[key]
+        if set(values) != expected:
+            # A template and scripts/rulesite/labels.py disagree: a bug in the templates.
+            wanted = ", ".join(sorted(expected)) or "none"
+            raise jinja2.UndefinedError(f"label {key!r} takes the values: {wanted}")
+        return markup.fill(text, values)
 
 
-def markdown_text(value: str) -> str:
-    """Markdown from data with raw HTML neutralised: ``<`` never opens a tag."""
-    return value.replace("<", "&lt;")
-
-
-def one_line(value: str) -> str:
-    """``value`` with its line breaks (and the spaces around them) folded into single spaces."""
-    return re.sub(r"\s*\n\s*", " ", value).strip()
-
-
-def inline_text(value: str) -> str:
-    """A one-line Markdown text (headings, table cells, list items)."""
-    return one_line(markdown_text(value))
-
-
-def plain_text(value: str) -> str:
-    """One line without Markdown emphasis, for metadata (always HTML-escape it afterwards)."""
-    return re.sub(r"[*_`]", "", one_line(value))
-
-
-def join_sentences(sentences: list[str], lang: str) -> str:
+def join_sentences(sentences: list[Markup], lang: str) -> Markup:
     """Sentences as one paragraph: Chinese runs them together, English puts a space between."""
-    return ("" if lang == "zh" else " ").join(s for s in sentences if s)
+    return Markup("" if lang == "zh" else " ").join(s for s in sentences if s)
 
 
 def format_range(value: IntRange) -> str:
@@ -86,17 +67,16 @@ def format_range(value: IntRange) -> str:
     return str(value.min) if value.min == value.max else f"{value.min}–{value.max}"
 
 
-def yaml_string(value: str) -> str:
-    """A safe YAML scalar for front matter (JSON strings are valid YAML)."""
-    return json.dumps(value, ensure_ascii=False)
-
-
 def make_environment(project: Project) -> jinja2.Environment:
     """The Jinja environment for page templates."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(project.templates_dir / "pages"),
         undefined=jinja2.StrictUndefined,
-        autoescape=False,  # the output is Markdown; HTML parts escape explicitly with |html
+        # The output is Markdown, so HTML autoescaping does not fit. Instead every printed value
+        # that is not a safe fragment (Markup, from the filters below) is written as inert text:
+        # escaped for HTML and for Markdown alike.
+        autoescape=False,
+        finalize=markup.inert_text,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -106,12 +86,15 @@ def make_environment(project: Project) -> jinja2.Environment:
         comment_end_string="##}",
     )
     env.filters.update(
-        md=markdown_text,
-        inline=inline_text,
-        plain=plain_text,
+        md=markup.block,
+        inline=markup.inline,
+        text=markup.inert_text,
+        attr=markup.attribute,
+        front=markup.front_matter,
+        link=markup.link,
         span=format_range,
-        html=lambda v: str(escape(v)),
-        yamlstr=yaml_string,
+        # For JSON in an attribute (the calculator's model): HTML-escaped, nothing else.
+        html=lambda v: escape(v),
         extract=lambda key, mapping: mapping[key],
         sentences=join_sentences,
         index_by=lambda items, attr: {getattr(item, attr): item for item in items},

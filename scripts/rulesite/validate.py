@@ -10,9 +10,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from rulesite import markup
 from rulesite.errors import DataError, Problem
+from rulesite.labels import check_labels
 from rulesite.load import Document, KeyPath, iter_yaml_files, load_yaml_file
-from rulesite.model import Game, SiteData
+from rulesite.model import Game, SiteData, Text
 from rulesite.project import Project
 from rulesite.scoring.check import check_scoring
 
@@ -50,6 +52,7 @@ def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
             continue
         problems.extend(check_game(game, doc, path.stem, site, today or dt.date.today()))
         problems.extend(check_scoring(game, doc))
+        problems.extend(check_text_links(game, doc))
         problems.extend(_calculator_clashes(game, doc, calculator_files))
         if game.slug in documents:
             other = documents[game.slug].file
@@ -188,6 +191,35 @@ def check_game(
     return problems
 
 
+def check_text_links(record: BaseModel, doc: Document, path: KeyPath = ()) -> list[Problem]:
+    """Links in data text go to web addresses and there are no images: the page drops others."""
+    problems = []
+    for text_path, text in _texts(record, path):
+        for target in markup.unsafe_links(text):
+            message = (
+                f"link or image {target[:80]!r}: texts may only link to http:// or https:// "
+                "addresses and show no images (link rule sections with a ruling's `rules:`)"
+            )
+            problems.append(doc.problem(text_path, message))
+    return problems
+
+
+def _texts(value: Any, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
+    """Every text of both languages in a record, with its key path."""
+    if isinstance(value, Text):
+        yield (*path, "zh"), value.zh
+        yield (*path, "en"), value.en
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _texts(getattr(value, name), (*path, name))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _texts(item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, (*path, key))
+
+
 def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
     """Every place a game points at one of its rule sections, with the id it names."""
     for index, ruling in enumerate(game.faq):
@@ -203,8 +235,11 @@ def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
 
 def check_site(site: SiteData, doc: Document) -> list[Problem]:
     """Cross checks of ``data/site.yaml``."""
-    return _duplicates(doc, "mechanics", [m.id for m in site.mechanics], "mechanic id") + (
-        _duplicates(doc, "topics", [t.id for t in site.topics], "topic id")
+    return (
+        _duplicates(doc, "mechanics", [m.id for m in site.mechanics], "mechanic id")
+        + _duplicates(doc, "topics", [t.id for t in site.topics], "topic id")
+        + check_labels(site.labels, doc)
+        + check_text_links(site, doc)
     )
 
 

@@ -1,0 +1,170 @@
+"""Interface wording: the label keys the templates and the calculator use, and their placeholders.
+
+Labels live in ``data/site.yaml`` (``labels:``), so they are data: an editor's text, not code.
+A label is one line of Markdown in each language with ``{name}`` placeholders, and it may use
+only the placeholders its key lists here (the values the templates supply). Anything else in
+braces is an error at validation, with its file and line, instead of a crash or a leak at build.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from rulesite.errors import Problem
+from rulesite.load import Document, KeyPath
+from rulesite.model import Text
+
+LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
+    "title_quoted": frozenset({"title"}),
+    "page_overview": frozenset(),
+    "page_rules": frozenset(),
+    "page_faq": frozenset(),
+    "page_games": frozenset(),
+    "game_pages": frozenset(),
+    "rules_title": frozenset({"title"}),
+    "faq_title": frozenset({"title"}),
+    "games_intro": frozenset({"count"}),
+    "home_games": frozenset(),
+    "col_game": frozenset(),
+    "col_players": frozenset(),
+    "col_minutes": frozenset(),
+    "col_weight": frozenset(),
+    "card_heading": frozenset(),
+    "card_rank": frozenset(),
+    "card_weight": frozenset(),
+    "card_best": frozenset(),
+    "card_players": frozenset(),
+    "card_time": frozenset(),
+    "card_mechanics": frozenset(),
+    "card_edition": frozenset(),
+    "card_online": frozenset({"platform"}),
+    "card_year": frozenset(),
+    "card_age": frozenset(),
+    "card_snapshot": frozenset(),
+    "card_verified": frozenset({"date"}),
+    "card_bgg_link": frozenset(),
+    "age_value": frozenset({"age"}),
+    "edition_unconfirmed": frozenset(),
+    "edition_published": frozenset(),
+    "edition_announced": frozenset(),
+    "edition_none": frozenset(),
+    "online_unconfirmed": frozenset({"platform"}),
+    "online_available": frozenset({"platform"}),
+    "online_unavailable": frozenset({"platform"}),
+    "summary_line": frozenset({"players", "time", "weight"}),
+    "background_heading": frozenset(),
+    "decisions_heading": frozenset(),
+    "decision_players_q": frozenset({"title"}),
+    "decision_players_a": frozenset({"best", "players", "time", "title"}),
+    "decision_online_unconfirmed": frozenset({"platform"}),
+    "decision_online_available": frozenset({"platform"}),
+    "decision_online_unavailable": frozenset({"platform"}),
+    "decision_special_modes": frozenset({"mechanics"}),
+    "decision_complexity_q": frozenset({"title"}),
+    "decision_complexity_a": frozenset({"edition", "mechanics", "weight"}),
+    "decision_learn_q": frozenset({"title"}),
+    "decision_learn_none": frozenset({"platform"}),
+    "decision_learn_some": frozenset(),
+    "learning_rules": frozenset(),
+    "learning_strategy": frozenset(),
+    "learning_online": frozenset(),
+    "sources_heading": frozenset(),
+    "edition_label": frozenset(),
+    "excludes_label": frozenset(),
+    "notes_label": frozenset(),
+    "sources_label": frozenset(),
+    "source_reference": frozenset(),
+    "source_rules": frozenset(),
+    "source_faq": frozenset(),
+    "source_community": frozenset(),
+    "rules_lead": frozenset({"edition"}),
+    "rules_see_faq": frozenset(),
+    "faq_lead": frozenset({"count"}),
+    "faq_topics": frozenset(),
+    "faq_see_rules": frozenset(),
+    "page_score": frozenset(),
+    "score_title": frozenset({"title"}),
+    "score_lead": frozenset(),
+    "score_open": frozenset(),
+    "calc_rules_link": frozenset(),
+    "calc_examples": frozenset(),
+    "calc_try": frozenset(),
+    "calc_noscript": frozenset(),
+    "calc_players": frozenset(),
+    "calc_player_default": frozenset({"n"}),
+    "calc_name_label": frozenset({"n"}),
+    "calc_field_label": frozenset({"field", "player"}),
+    "calc_field": frozenset(),
+    "calc_breakdown": frozenset(),
+    "calc_total": frozenset(),
+    "calc_rank": frozenset(),
+    "calc_winner": frozenset(),
+    "calc_winner_line": frozenset({"names"}),
+    "calc_tie_broken": frozenset({"by"}),
+    "calc_then": frozenset(),
+    "calc_tie_shared": frozenset({"names"}),
+    "calc_tie_undecided": frozenset({"names"}),
+    "calc_list_join": frozenset(),
+    "calc_invalid": frozenset({"field", "max", "min"}),
+    "calc_duplicate": frozenset({"field"}),
+    "calc_fix_first": frozenset(),
+    "calc_reset": frozenset(),
+    "calc_reset_confirm": frozenset(),
+    "calc_share": frozenset(),
+    "calc_copied": frozenset(),
+    "calc_copy_manual": frozenset(),
+    "calc_state_ignored": frozenset(),
+    "calc_sign": frozenset({"field"}),
+    "colon": frozenset(),
+    "page_home": frozenset(),
+}
+"""Every label key, with the placeholders its text may use."""
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """The placeholder names in a label text, in order."""
+    return _PLACEHOLDER.findall(text)
+
+
+def check_labels(labels: dict[str, Text], doc: Document) -> list[Problem]:
+    """Every label key known and present; only the key's own placeholders; no stray braces."""
+    problems: list[Problem] = []
+    for key, text in labels.items():
+        allowed = LABEL_PLACEHOLDERS.get(key)
+        if allowed is None:
+            problems.append(doc.problem(("labels", key), _unknown_key(key)))
+            continue
+        for lang in ("zh", "en"):
+            problems.extend(_check_text(text.get(lang), allowed, doc, ("labels", key, lang)))
+    for key in sorted(set(LABEL_PLACEHOLDERS) - set(labels)):
+        problems.append(doc.problem(("labels",), f"missing label {key!r} (zh and en)"))
+    return problems
+
+
+def _unknown_key(key: str) -> str:
+    close = difflib.get_close_matches(key, LABEL_PLACEHOLDERS, n=1)
+    hint = f"did you mean {close[0]!r}?" if close else "see scripts/rulesite/labels.py"
+    return f"unknown label {key!r}; no template uses it ({hint})"
+
+
+def _check_text(text: str, allowed: frozenset[str], doc: Document, path: KeyPath) -> list[Problem]:
+    problems = []
+    usable = ", ".join(f"{{{name}}}" for name in sorted(allowed)) or "none"
+    for name in placeholders(text):
+        if name not in allowed:
+            message = f"unknown placeholder {{{name}}} (this label can use: {usable})"
+            problems.append(doc.problem(path, message))
+    stray = _STRAY_BRACES.search(_PLACEHOLDER.sub("", text))
+    if stray:
+        message = (
+            f"{stray.group(0)!r} is not a placeholder: braces only surround a name "
+            f"(this label can use: {usable})"
+        )
+        problems.append(doc.problem(path, message))
+    return problems
+
+
+_STRAY_BRACES = re.compile(r"\{[^{}]{0,40}\}?|\}")

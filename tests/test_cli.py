@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import good_game_text, make_project
 
@@ -70,3 +73,55 @@ def test_every_command_is_in_the_readme() -> None:
         assert f"`rulesite {command}" in readme, command
     for target in ("make site", "make test", "make serve", "make golden"):
         assert target in readme
+
+
+def test_an_internal_error_is_one_line_and_exit_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulesite import cli
+
+    project = make_project(tmp_path / "p")
+
+    def broken(*args: object) -> int:
+        raise RuntimeError("boom\n\x1b[2Jhidden")
+
+    monkeypatch.setattr(cli, "_validate", broken)
+    assert cli.main(["--project", str(project), "validate"]) == 4
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "rulesite: internal error: RuntimeError: boom\\n\\x1b[2Jhidden "
+        "(run again with --debug for the traceback)\n"
+    )
+    for args in (["--debug", "validate"], ["validate", "--debug"]):
+        with pytest.raises(RuntimeError, match="boom"):
+            cli.main(["--project", str(project), *args])
+
+
+def test_a_closed_output_pipe_ends_quietly(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written, as with `| head -0`
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "rulesite", "validate"],
+            cwd=project,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        os.close(write_end)
+    assert (result.returncode, result.stderr) == (141, "")
+
+
+def test_the_readme_lists_every_exit_code() -> None:
+    from rulesite import cli
+    from tests.helpers import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    sentence = " ".join(readme[readme.index("Exit codes:") :].split(".")[0].split())
+    docstring = " ".join((cli.__doc__ or "").split())
+    for code in (0, 1, 2, 3, cli.INTERNAL_ERROR, 130, cli.BROKEN_PIPE):
+        assert f" {code} " in sentence, code
+        assert f" {code} " in docstring, code

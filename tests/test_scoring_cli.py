@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import subprocess
 import sys
+
+import pytest
 
 from tests.helpers import REPO
 
@@ -76,3 +80,169 @@ def test_unknown_calculator_and_broken_json() -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("input is not JSON: Expecting property name")
     assert "Traceback" not in result.stderr
+
+
+# Hostile input: each refusal is one exact line and exit 2, never a traceback.
+
+
+def score_in_process(
+    raw: bytes, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[str], str]:
+    """Exit code, stderr lines and stdout of `rulesite score clans-of-caledonia -`."""
+    from rulesite.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+    code = main(["--project", str(REPO), "score", "clans-of-caledonia", "-"])
+    out, err = capsys.readouterr()
+    return code, err.splitlines(), out
+
+
+def two_players(first: str = '"name": "Ann"', second: str = '"name": "Bo"') -> bytes:
+    return ('{"players": [{' + first + "}, {" + second + "}]}").encode("utf-8")
+
+
+HOSTILE = {
+    "duplicate-key": (
+        two_players('"name": "Ann", "money": 1, "money": 90'),
+        ["input has the key 'money' twice in one object"],
+    ),
+    "5000-digit-number": (
+        two_players('"money": ' + "9" * 5000),
+        ["input has a number longer than 16 digits"],
+    ),
+    "17-digit-number": (
+        two_players('"money": -' + "9" * 17),
+        ["input has a number longer than 16 digits"],
+    ),
+    "beyond-the-input-range": (
+        two_players('"money": 1000', '"money": 9999999999999999'),
+        [
+            "players[0].money: 1000 is outside 0–999",
+            "players[1].money: 9999999999999999 is outside 0–999",
+        ],
+    ),
+    "nested-too-deep": (
+        b'{"players": ' + b"[" * 21 + b"]" * 21 + b"}",
+        ["input is nested more than 20 levels deep"],
+    ),
+    "not-utf-8": (
+        b'{"players": [{"name": "A\xffnn"}, {"name": "Bo"}]}',
+        ["input is not UTF-8 text: byte 0xff at offset 24"],
+    ),
+    "lone-surrogate-in-name": (
+        two_players('"name": "Ann\\ud800"'),
+        ["players[0].name: '\\ud800' is half of a character (a lone surrogate)"],
+    ),
+    "control-characters": (
+        b'{"players": [{"name": "Ann\\u001b[2J"}, {"name": "Bo", "\\u001b]0;owned\\u0007": 1}],'
+        b' "side\\u202e": "a", "\\r": "x"}',
+        [
+            "players[0].name: contains the control character '\\x1b'",
+            "players[1]['\\x1b]0;owned\\x07']: unknown input (known: bread, cheese, "
+            "contracts, cotton, grain, honor, hops, milk, money, settlements, sugarcane, "
+            "tobacco, whisky, wool)",
+            "'side\\u202e': unknown setting",
+            "'\\r': unknown setting",
+        ],
+    ),
+    "bidi-override-in-name": (
+        two_players('"name": "\\u202eAnn"'),
+        ["players[0].name: contains the control character '\\u202e'"],
+    ),
+    "true-is-not-a-number": (
+        two_players('"money": true', '"money": [1, "\\u001b"]'),
+        [
+            "players[0].money: expected a whole number, got true",
+            'players[1].money: expected a whole number, got [1, "\\u001b"]',
+        ],
+    ),
+    "nan": (two_players('"money": NaN'), ["input is not JSON: NaN is not a number JSON allows"]),
+    "too-large": (
+        b'{"players": [], "x": "' + b"a" * 100_000 + b'"}',
+        ["standard input: input is larger than 100 kB"],
+    ),
+    "thousands-of-players": (
+        json.dumps({"players": [{"money": -1}] * 3000}).encode(),
+        ["players: 3000 players; clans-of-caledonia takes 2–4"],
+    ),
+}
+
+
+@pytest.mark.parametrize(("raw", "expected"), HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_input_gets_one_exact_line_per_problem(
+    raw: bytes,
+    expected: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, err, out = score_in_process(raw, monkeypatch, capsys)
+    assert (code, err, out) == (2, expected, "")
+
+
+def test_many_problems_are_cut_to_twenty_lines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    player = {"name": "Ann", **{f"k{i}": 1 for i in range(30)}}
+    raw = json.dumps({"players": [player, player]}).encode()
+    code, err, _ = score_in_process(raw, monkeypatch, capsys)
+    assert code == 2 and len(err) == 21 and err[-1] == "... and 40 more problems"
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = '\\"' + "[{" * 15  # an escaped quote does not end the string
+    code, _, out = score_in_process(two_players(f'"name": "{name}"'), monkeypatch, capsys)
+    assert code == 0 and json.loads(out)["players"][0]["name"] == '"' + "[{" * 15
+
+
+def test_a_byte_order_mark_is_allowed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, out = score_in_process(b"\xef\xbb\xbf" + two_players(), monkeypatch, capsys)
+    assert code == 0 and json.loads(out)["winners"] == ["Ann", "Bo"]
+
+
+def test_names_print_on_a_terminal_that_cannot_show_them() -> None:
+    payload = {"players": [{"name": "甲", "money": 10}, {"name": "乙"}]}
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesite", "score", "clans-of-caledonia", "-"],
+        input=json.dumps(payload, ensure_ascii=False).encode("utf-8"),
+        cwd=REPO,
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert b'"name": "\\u7532"' in result.stdout
+    assert json.loads(result.stdout)["winners"] == ["甲"]
+
+
+def test_raw_control_characters_never_reach_the_terminal() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesite", "score", "\x1b[2Jchess", "/nowhere/\x1b]0;x\x07"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stderr == "/nowhere/\\x1b]0;x\\x07: cannot read: No such file or directory\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesite", "score", "\x1b[2Jchess", "-"],
+        input="{}",
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("unknown calculator '\\x1b[2Jchess' (known: ")
+
+
+def test_a_folder_or_an_endless_file_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulesite.cli import main
+
+    assert main(["--project", str(REPO), "score", "nations", str(REPO)]) == 2
+    assert capsys.readouterr().err == f"{REPO}: cannot read: Is a directory\n"
+    assert main(["--project", str(REPO), "score", "nations", "/dev/zero"]) == 2
+    assert capsys.readouterr().err == "/dev/zero: input is larger than 100 kB\n"

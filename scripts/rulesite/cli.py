@@ -1,6 +1,8 @@
 """Command line: argument parsing and exit codes, nothing else.
 
-Exit codes: 0 success, 1 invalid data, 2 bad usage or input, 3 build failure, 130 interrupted.
+Exit codes: 0 success, 1 invalid data, 2 bad usage or input, 3 build failure, 4 internal error
+(a bug: one line on stderr, the traceback with ``--debug``), 130 interrupted, 141 the output
+pipe was closed early (``rulesite score ... | head -1``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,11 @@ from pathlib import Path
 
 from rulesite.errors import RulesiteError, UsageError
 from rulesite.project import Project
+from rulesite.terminal import printable
+
+INTERNAL_ERROR = 4
+BROKEN_PIPE = 141
+"""What a shell reports for a command stopped by SIGPIPE (128 + 13)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,8 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     project = Project(Path(args.project).resolve())
     try:
         if not project.mkdocs_file.exists():
-            raise UsageError(f"{project.root}: no mkdocs.yml here; use --project DIR")
-        return args.run(project, args)
+            raise UsageError(
+                f"{printable(str(project.root))}: no mkdocs.yml here; use --project DIR"
+            )
+        code = args.run(project, args)
+        sys.stdout.flush()  # a closed pipe shows up here, while it can still be handled
+        return code
     except RulesiteError as error:
         for line in error.lines():
             print(line, file=sys.stderr)
@@ -30,6 +41,28 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; site/ and content/ were left as they were", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`| head`): nothing to tell it. Point stdout at /dev/null so that
+        # Python's final flush does not fail again on the way out.
+        _silence_stdout()
+        return BROKEN_PIPE
+    except Exception as error:
+        if args.debug:
+            raise
+        print(
+            f"rulesite: internal error: {type(error).__name__}: {printable(str(error))} "
+            "(run again with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return INTERNAL_ERROR
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (tests, embedding)
+        pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,25 +70,41 @@ def _parser() -> argparse.ArgumentParser:
         prog="rulesite", description="Build the bilingual board-game rules site from data/."
     )
     parser.add_argument("--project", default=".", help="project folder (default: current)")
+    debug_help = "show the traceback of an internal error"
+    parser.add_argument("--debug", action="store_true", help=debug_help)
+    # Accepted after the command too (`rulesite build --debug`); SUPPRESS keeps a subcommand
+    # from resetting a --debug given before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=debug_help)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    validate = commands.add_parser("validate", help="check every data file; write nothing")
+    validate = commands.add_parser(
+        "validate", parents=[common], help="check every data file; write nothing"
+    )
     validate.set_defaults(run=_validate)
 
-    build = commands.add_parser("build", help="validate, render content/, build site/ (strict)")
+    build = commands.add_parser(
+        "build", parents=[common], help="validate, render content/, build site/ (strict)"
+    )
     build.add_argument("--site-dir", help="write the site here instead of site/")
     build.set_defaults(run=_build)
 
-    serve = commands.add_parser("serve", help="preview with live reload on data/templates edits")
+    serve = commands.add_parser(
+        "serve", parents=[common], help="preview with live reload on data/templates edits"
+    )
     serve.add_argument("--dev-addr", default="127.0.0.1:8000", help="address to serve on")
     serve.set_defaults(run=_serve)
 
-    score = commands.add_parser("score", help="score a game: JSON players in, JSON totals out")
+    score = commands.add_parser(
+        "score", parents=[common], help="score a game: JSON players in, JSON totals out"
+    )
     score.add_argument("calculator", help="calculator id, e.g. clans-of-caledonia")
     score.add_argument("input", help='JSON file with {"players": [...]}, or - for stdin')
     score.set_defaults(run=_score)
 
-    schema = commands.add_parser("schema", help="regenerate data/schema/*.schema.json")
+    schema = commands.add_parser(
+        "schema", parents=[common], help="regenerate data/schema/*.schema.json"
+    )
     schema.set_defaults(run=_schema)
     return parser
 
@@ -88,21 +137,11 @@ def _serve(project: Project, args: argparse.Namespace) -> int:
 
 
 def _score(project: Project, args: argparse.Namespace) -> int:
-    import json
+    from rulesite.scoring.cli import read_input, result_json, score_command
 
-    from rulesite.scoring.cli import score_command
-
-    text = sys.stdin.read() if args.input == "-" else _read_input(Path(args.input))
-    result = score_command(project, args.calculator, text)
-    print(json.dumps(result, ensure_ascii=False, indent=2))
+    result = score_command(project, args.calculator, read_input(args.input))
+    print(result_json(result, sys.stdout.encoding))
     return 0
-
-
-def _read_input(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read: {exc}") from None
 
 
 def _schema(project: Project, args: argparse.Namespace) -> int:

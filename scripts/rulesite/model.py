@@ -206,6 +206,13 @@ class LearningResource(Record):
     """Link to the resource."""
 
 
+INPUT_LIMIT = 1_000_000
+"""Inputs stay within ±INPUT_LIMIT, so validation can prove every formula exact in a browser."""
+
+MAX_PLAYERS = 12
+"""Most players a calculator takes: the page shows a column per player."""
+
+
 class ScoreInput(Record):
     """A number entered for each player."""
 
@@ -215,10 +222,11 @@ class ScoreInput(Record):
     """Row label in the calculator."""
     help: Text
     """One short line saying exactly what to count."""
-    min: int = 0
-    """Smallest allowed value."""
-    max: int = 999
-    """Largest allowed value."""
+    min: int = Field(default=0, ge=-INPUT_LIMIT, le=INPUT_LIMIT)
+    """Smallest allowed value (at least -1,000,000)."""
+    max: int = Field(default=999, ge=-INPUT_LIMIT, le=INPUT_LIMIT)
+    """Largest allowed value (at most 1,000,000). Validation checks that no formula can then
+    reach a number the browser cannot compute exactly."""
     rule: Slug | None = None
     """Id of the rule section this input comes from (the label links to it)."""
     unique: bool = False
@@ -349,6 +357,15 @@ class ScoringExample(Record):
     """Expected points of some terms, per player (optional)."""
 
 
+class PlayerCounts(IntRange):
+    """The player counts a calculator supports: 1 to 12 (the page has a column per player)."""
+
+    min: int = Field(ge=1, le=MAX_PLAYERS)
+    """Fewest players."""
+    max: int = Field(ge=1, le=MAX_PLAYERS)
+    """Most players (at most 12)."""
+
+
 class Calculator(Record):
     """An end-game scoring calculator."""
 
@@ -358,7 +375,7 @@ class Calculator(Record):
     """Heading on the score page."""
     intro: Text
     """What the calculator covers, in a sentence or two."""
-    players: IntRange
+    players: PlayerCounts
     """Player counts it supports."""
     rule: Slug
     """Id of the rule section on scoring (linked from the page)."""

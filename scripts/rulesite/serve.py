@@ -7,6 +7,7 @@ good pages stay up, so an editor can fix the file while the preview keeps workin
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -15,8 +16,10 @@ from pathlib import Path
 from rulesite.build import SEARCH_TERMS, configure, render_content
 from rulesite.errors import RulesiteError
 from rulesite.project import Project
+from rulesite.terminal import printable
 
 POLL_SECONDS = 0.5
+SETTLE_SECONDS = 0.1
 
 
 def serve(project: Project, dev_addr: str) -> None:
@@ -56,31 +59,80 @@ def serve(project: Project, dev_addr: str) -> None:
         stop.set()
 
 
-def _snapshot(folders: list[Path]) -> dict[Path, float]:
-    return {
-        path: path.stat().st_mtime
-        for folder in folders
-        if folder.exists()
-        for path in folder.rglob("*")
-        if path.is_file()
-    }
+Snapshot = dict[str, tuple[int, int]]
+"""Modification time (ns) and size of every file watched, by path."""
+
+
+def _snapshot(folders: list[Path]) -> Snapshot:
+    """The state of every file under ``folders``. Files and folders may come and go while it
+    runs (an editor's temporary files, a deletion): whatever vanishes is simply left out."""
+    state: Snapshot = {}
+    for folder in folders:
+        for parent, _, files in os.walk(folder):  # os.walk skips folders it cannot list
+            for name in files:
+                path = os.path.join(parent, name)
+                try:
+                    stat = os.stat(path)
+                except OSError:  # deleted (or made unreadable) since it was listed
+                    continue
+                state[path] = (stat.st_mtime_ns, stat.st_size)
+    return state
+
+
+class _Watcher:
+    """Re-renders content/ when a watched file changes; never stops over an error.
+
+    Data errors are the editor's to fix: they are reported and the next change retries. Any
+    other failure (a template bug, a file deleted halfway through a render) is reported in one
+    line and retried once on its own, since a race is usually gone by the next poll.
+    """
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.folders = [project.data_dir, project.templates_dir / "pages"]
+        self.seen: Snapshot = {}
+        self.retry = False
+        try:
+            self.seen = _snapshot(self.folders)
+        except Exception as error:  # then the first poll re-renders, which does no harm
+            _say(f"rulesite: watching failed: {type(error).__name__}: {printable(str(error))}")
+
+    def poll(self) -> None:
+        """One round: look for changes and re-render if there are any. Never raises."""
+        try:
+            current = _snapshot(self.folders)
+            if current == self.seen and not self.retry:
+                return
+            self.seen = current
+            time.sleep(SETTLE_SECONDS)  # let an editor finish writing
+            retrying, self.retry = self.retry, False
+            self.render(retrying)
+        except Exception as error:  # the watcher must outlive any one failure
+            _say(f"rulesite: watching failed: {type(error).__name__}: {printable(str(error))}")
+
+    def render(self, retrying: bool) -> None:
+        try:
+            _, count = render_content(self.project)
+        except RulesiteError as error:
+            _say("rulesite: data has errors; the preview keeps the last good pages")
+            for line in error.lines():
+                _say(line)
+        except Exception as error:  # reported, then retried: see the class
+            self.retry = not retrying
+            then = "trying again" if self.retry else "waiting for the next change"
+            _say(
+                f"rulesite: re-rendering failed: {type(error).__name__}: "
+                f"{printable(str(error))}; the preview keeps the last good pages; {then}"
+            )
+        else:
+            _say(f"rulesite: re-rendered {count} pages")
 
 
 def _watch(project: Project, stop: threading.Event) -> None:
-    folders = [project.data_dir, project.templates_dir / "pages"]
-    seen = _snapshot(folders)
+    watcher = _Watcher(project)
     while not stop.wait(POLL_SECONDS):
-        current = _snapshot(folders)
-        if current == seen:
-            continue
-        seen = current
-        time.sleep(0.1)  # let an editor finish writing
-        try:
-            _, count = render_content(project)
-            print(f"rulesite: re-rendered {count} pages", file=sys.stderr)
-        except RulesiteError as error:
-            print(
-                "rulesite: data has errors; the preview keeps the last good pages", file=sys.stderr
-            )
-            for line in error.lines():
-                print(line, file=sys.stderr)
+        watcher.poll()
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -1,4 +1,4 @@
-"""Cross checks of scoring calculators: names, cycles, award tables, worked examples.
+"""Cross checks of scoring calculators: names, cycles, award tables, exactness, worked examples.
 
 Field checks (types, formula syntax) happen in the model; these need the whole calculator.
 """
@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from rulesite.errors import Problem
 from rulesite.load import Document, KeyPath
 from rulesite.model import Calculator, Game
+from rulesite.scoring.bounds import check_bounds
 from rulesite.scoring.engine import CycleError, compile_calculator, evaluation_order, score
 from rulesite.scoring.expr import names, parse
 from rulesite.scoring.inputs import check as check_inputs
@@ -40,7 +41,8 @@ def _check_calculator(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath
             ((*path, "terms", index), f"terms depend on each other in a cycle: {cycle}")
         )
     yield from structural
-    if not structural:  # examples only make sense for a calculator that can run
+    if not structural:  # these only make sense for a calculator that can run
+        yield from check_bounds(calc, path)
         yield from _examples(calc, path)
 
 

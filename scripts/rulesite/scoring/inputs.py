@@ -1,13 +1,24 @@
-"""Checking scoring input from outside (the CLI, worked examples): one message per problem."""
+"""Checking scoring input from outside (the CLI, worked examples): one message per problem.
+
+Messages quote what they refer to with :func:`rulesite.terminal.quoted`, so that no key, name or
+value from the input reaches the terminal as a control character.
+"""
 
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from rulesite.scoring.engine import Model
+from rulesite.terminal import quoted
 
 MAX_NAME_LENGTH = 40
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them: a name could make a line read backwards."""
+_PLAIN_KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 def check(model: Model, players: Any, settings: Mapping[str, Any]) -> list[str]:
@@ -18,28 +29,56 @@ def check(model: Model, players: Any, settings: Mapping[str, Any]) -> list[str]:
         return ["players: expected a list of players"]
     if not low <= len(players) <= high:
         problems.append(f"players: {len(players)} players; {model['id']} takes {low}–{high}")
+    if len(players) > high:
+        return problems  # one line, not one per player beyond the table
     known = {i["id"]: i for i in model["inputs"]}
     for index, player in enumerate(players):
         where = f"players[{index}]"
         if not isinstance(player, Mapping):
             problems.append(f"{where}: expected an object with a name and numbers")
             continue
-        name = player.get("name", "")
-        if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
-            problems.append(f"{where}.name: expected text of at most {MAX_NAME_LENGTH} characters")
+        problems += _name_problems(player.get("name", ""), f"{where}.name")
         for key, value in player.items():
             if key == "name":
                 continue
             spec = known.get(key)
+            field = _key_path(where, key)
             if spec is None:
-                problems.append(f"{where}.{key}: unknown input (known: {', '.join(sorted(known))})")
+                problems.append(f"{field}: unknown input (known: {', '.join(sorted(known))})")
             elif isinstance(value, bool) or not isinstance(value, int):
-                problems.append(f"{where}.{key}: expected a whole number, got {value!r}")
+                # bool is a subclass of int in Python: true would count as 1
+                problems.append(f"{field}: expected a whole number, got {_shown(value)}")
             elif not spec["min"] <= value <= spec["max"]:
-                problems.append(f"{where}.{key}: {value} is outside {spec['min']}–{spec['max']}")
+                problems.append(f"{field}: {value} is outside {spec['min']}–{spec['max']}")
     problems += _unique_problems(model, players)
     problems += _setting_problems(model, settings)
     return problems
+
+
+def _name_problems(name: Any, where: str) -> list[str]:
+    if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
+        return [f"{where}: expected text of at most {MAX_NAME_LENGTH} characters"]
+    for char in name:
+        category = unicodedata.category(char)
+        if category == "Cs":
+            return [f"{where}: {quoted(char)} is half of a character (a lone surrogate)"]
+        if category in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS:
+            return [f"{where}: contains the control character {quoted(char)}"]
+    return []
+
+
+def _key_path(where: str, key: str) -> str:
+    """``players[0].gold``, or ``players[0]['\\x1b[2J']`` for a key that is not a plain name."""
+    return f"{where}.{key}" if _PLAIN_KEY.fullmatch(key) else f"{where}[{quoted(key)}]"
+
+
+def _shown(value: Any) -> str:
+    """A value for a message as JSON writes it (``true``, not ``True``): text quoted safely,
+    anything else cut short."""
+    if isinstance(value, str):
+        return quoted(value)
+    text = json.dumps(value, default=repr)  # ASCII only: no control character gets through
+    return text if len(text) <= 60 else text[:60] + "…"
 
 
 def _unique_problems(model: Model, players: list[Any]) -> list[str]:
@@ -58,8 +97,10 @@ def _setting_problems(model: Model, settings: Mapping[str, Any]) -> list[str]:
     known = {s["id"]: s for s in model["settings"]}
     for key, value in settings.items():
         spec = known.get(key)
+        field = key if _PLAIN_KEY.fullmatch(key) else quoted(key)
         if spec is None:
-            problems.append(f"{key}: unknown setting")
-        elif value not in spec["options"]:
-            problems.append(f"{key}: expected one of {', '.join(spec['options'])}, got {value!r}")
+            problems.append(f"{field}: unknown setting")
+        elif not isinstance(value, str) or value not in spec["options"]:
+            options = ", ".join(spec["options"])
+            problems.append(f"{field}: expected one of {options}, got {_shown(value)}")
     return problems

@@ -1,0 +1,210 @@
+"""Proof that a calculator stays exact in the browser: interval arithmetic over its formulas.
+
+Python integers are exact at any size; the page computes with JavaScript numbers, which are
+exact only up to ±(2⁵³−1). Every input has a bounded range (see ``ScoreInput``), so the range of
+every value a calculator computes — each step of each formula, each term, the sum of the terms,
+the floor adjustment, each tie-breaker — can be bounded before anyone types a number. A value
+that could leave the safe range is reported where it is written.
+
+Floor division stays exact too: for a dividend within the safe range and a positive whole
+divisor, ``Math.floor(a / b)`` equals Python's ``a // b``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rulesite.load import KeyPath
+from rulesite.model import Calculator, ScoreTerm
+from rulesite.scoring.engine import evaluation_order
+from rulesite.scoring.expr import Tree, names, parse
+
+SAFE_INTEGER = 2**53 - 1
+"""JavaScript's ``Number.MAX_SAFE_INTEGER``: the largest whole number it computes exactly."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """The values something can take, ``low`` to ``high``, and ``peak``: the value farthest
+    from zero that any step reaches on the way (``a * b - c`` may peak above its result)."""
+
+    low: int
+    high: int
+    peak: int
+
+    @classmethod
+    def of(cls, low: int, high: int, *inner: Span) -> Span:
+        return cls(low, high, max(high, low, *(s.peak for s in inner), key=abs))
+
+    def with_zero(self) -> Span:
+        return Span.of(min(self.low, 0), max(self.high, 0), self)
+
+
+def span(tree: Tree, names: Mapping[str, Span]) -> Span:
+    """The range of ``tree`` when every name lies in its span."""
+    if "n" in tree:
+        return Span.of(tree["n"], tree["n"])
+    if "v" in tree:
+        return names[tree["v"]]
+    op = tree["op"]
+    args = [span(child, names) for child in tree["a"]]
+    if op == "+":
+        a, b = args
+        return Span.of(a.low + b.low, a.high + b.high, a, b)
+    if op == "-":
+        a, b = args
+        return Span.of(a.low - b.high, a.high - b.low, a, b)
+    if op == "*":
+        return _times(*args)
+    if op == "//":  # the divisor is a positive constant (the parser makes sure)
+        a, b = args
+        return Span.of(a.low // b.low, a.high // b.low, a, b)
+    if op == "neg":
+        (a,) = args
+        return Span.of(-a.high, -a.low, a)
+    if op == "min":
+        return Span.of(min(a.low for a in args), min(a.high for a in args), *args)
+    if op == "max":
+        return Span.of(max(a.low for a in args), max(a.high for a in args), *args)
+    raise ValueError(f"unknown operation {op!r}")
+
+
+def check_bounds(calc: Calculator, path: KeyPath) -> list[tuple[KeyPath, str]]:
+    """Every place where ``calc`` could compute a number beyond ±SAFE_INTEGER.
+
+    Needs a calculator whose names resolve and whose terms have no cycle. Each problem is
+    reported where it starts: what uses a value already reported is not reported again.
+    """
+    return _Checker(calc, path).run()
+
+
+class _Checker:
+    def __init__(self, calc: Calculator, path: KeyPath) -> None:
+        self.calc = calc
+        self.path = path
+        self.problems: list[tuple[KeyPath, str]] = []
+        self.names: dict[str, Span | None] = {i.id: Span.of(i.min, i.max) for i in calc.inputs}
+        """Range of every name; None for a term whose range was already reported."""
+        self.names["players"] = Span.of(calc.players.min, calc.players.max)
+        for setting in calc.settings:
+            for option in setting.options:
+                self.names[f"{setting.id}_{option.id}"] = Span.of(0, 1)
+
+    def run(self) -> list[tuple[KeyPath, str]]:
+        terms = {t.id: (index, t) for index, t in enumerate(self.calc.terms)}
+        values = []
+        for term_id in evaluation_order(self.calc.terms):
+            index, term = terms[term_id]
+            value = self.term(term, (*self.path, "terms", index))
+            if value is not None and term.players is not None:
+                value = value.with_zero()  # an inactive term counts as 0
+            self.names[term.id] = value
+            values.append(value)
+        if None not in values:
+            self.total([v for v in values if v is not None])
+        for index, breaker in enumerate(self.calc.tiebreakers):
+            self.formula(breaker.by, (*self.path, "tiebreakers", index, "by"))
+        return self.problems
+
+    def term(self, term: ScoreTerm, where: KeyPath) -> Span | None:
+        """The range of a term's points; None when it is reported."""
+        players = self.calc.players
+        if term.formula is not None:
+            return self.formula(term.formula, (*where, "formula"))
+        if term.fewer is not None:
+            self.formula(term.fewer, (*where, "fewer"))
+            return Span.of(0, players.max - 1)
+        if term.rank is not None:
+            self.formula(term.rank.by, (*where, "rank", "by"))
+            points = [p for table in term.rank.awards for p in table.points] + [0]
+            value = Span.of(min(points), max(points))
+            where = (*where, "rank", "awards")
+            if term.rank.tie == "split":  # tied players add up their places' points first
+                pools = [_pooled(table.points, players.max) for table in term.rank.awards]
+                value = Span.of(value.low, value.high, *pools)
+                return self.check(
+                    value, where, "the award points", 'when tied players add them up ("split")',
+                    "use smaller points",
+                )  # fmt: skip
+            return self.check(value, where, "the award points", "", "use smaller points")
+        assert term.rarity is not None
+        rarity = term.rarity
+        worth = Span.of(min(rarity.values), max(rarity.values))
+        goods = [self.names[kind] for kind in rarity.kinds]  # inputs: never None
+        value = _sum([_times(amount, worth) for amount in goods if amount is not None])
+        return self.check(
+            value, (*where, "rarity", "values"), "the points", _IN_RANGE,
+            "narrow the input ranges or use smaller values",
+        )  # fmt: skip
+
+    def formula(self, text: str, where: KeyPath) -> Span | None:
+        tree = parse(text)
+        if any(self.names[name] is None for name in names(tree)):
+            return None  # uses a term already reported
+        known = {name: value for name, value in self.names.items() if value is not None}
+        return self.check(
+            span(tree, known), where, "this formula", _IN_RANGE,
+            "narrow the input ranges or change the formula",
+        )  # fmt: skip
+
+    def total(self, values: list[Span]) -> None:
+        total = self.check(
+            _sum(values), (*self.path, "terms"), "the sum of the terms", _IN_RANGE,
+            "narrow the input ranges or change the terms",
+        )  # fmt: skip
+        floor = self.calc.total_min
+        where = (*self.path, "total_min")
+        if floor is None or total is None:
+            return
+        if abs(floor) > SAFE_INTEGER:
+            self.problems.append((where, f"{floor:,} is beyond {_LIMIT}"))
+        elif total.low < floor:  # a total below the floor is lifted; the lift is shown
+            self.check(
+                Span.of(0, floor - total.low), where, "the lift up to the floor", _IN_RANGE,
+                "narrow the input ranges or change the floor",
+            )  # fmt: skip
+
+    def check(self, value: Span, where: KeyPath, what: str, when: str, advice: str) -> Span | None:
+        """``value``, or None after reporting it when it can leave the safe range."""
+        if abs(value.peak) <= SAFE_INTEGER:
+            return value
+        reached = " ".join(filter(None, [what, "can reach", _number(value.peak), when]))
+        self.problems.append((where, f"{reached}; every value must stay within {_LIMIT}: {advice}"))
+        return None
+
+
+_IN_RANGE = "with inputs in range"
+_LIMIT = f"±{SAFE_INTEGER:,}, the largest whole number a browser computes exactly"
+
+
+def _pooled(points: list[int], players: int) -> Span:
+    """What "split" adds up before dividing: the points of the tied places, one per player."""
+    most = sum(sorted((p for p in points if p > 0), reverse=True)[:players])
+    least = sum(sorted(p for p in points if p < 0)[:players])
+    return Span.of(least, most)
+
+
+def _times(a: Span, b: Span) -> Span:
+    corners = [x * y for x in (a.low, a.high) for y in (b.low, b.high)]
+    return Span.of(min(corners), max(corners), a, b)
+
+
+def _sum(parts: list[Span]) -> Span:
+    """The sum of ``parts``; its peak bounds every partial sum, whatever the order of adding."""
+    most = sum(max(p.high, 0) for p in parts)
+    least = sum(min(p.low, 0) for p in parts)
+    low, high = sum(p.low for p in parts), sum(p.high for p in parts)
+    return Span.of(low, high, Span.of(least, most), *parts)
+
+
+def _number(value: int) -> str:
+    """A number for a message: with thousands separators, or its power of ten when huge."""
+    if abs(value) < 10**30:
+        return f"{value:,}"
+    # str() of a huge int is slow (and refused beyond 4,300 digits): give the power of ten.
+    exponent = math.floor((abs(value).bit_length() - 1) * math.log10(2))
+    while 10 ** (exponent + 1) <= abs(value):  # the estimate can be one short
+        exponent += 1
+    return f"at least 10^{exponent}" if value > 0 else f"-10^{exponent} or less"

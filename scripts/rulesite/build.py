@@ -1,8 +1,10 @@
 """Stage 4: gather everything, then write: content/ and site/ change only when all succeeded.
 
-Order: load + validate every file → render every page (in memory) → write the Markdown into a
-scratch folder → run MkDocs (strict) from it into a second scratch folder → swap both into place.
-A failure at any step leaves the previous ``content/`` and ``site/`` exactly as they were.
+Order: refuse a site folder that would hide or replace the user's files → take the project's
+build lock → finish or clear what earlier builds left → load + validate every file → render every
+page (in memory) → write the Markdown into a scratch folder → run MkDocs (strict) from it into a
+folder beside the site folder → swap both into place (``publish.py``). A failure at any step
+leaves the previous ``content/`` and ``site/`` exactly as they were.
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ import datetime as dt
 import logging
 import os
 import re
-import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulesite import publish
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.render import render_pages
+from rulesite.terminal import printable
 from rulesite.validate import Catalog, load_catalog
 
 CONTENT_GITIGNORE = (
@@ -49,20 +51,34 @@ class BuildReport:
 
 
 def build(project: Project, site_dir: Path | None = None, strict: bool = True) -> BuildReport:
-    """Validate, render and build the site; replace ``site_dir`` only on success."""
+    """Validate, render and build the site; replace ``site_dir`` only on success.
+
+    Raises UsageError when the site folder is unsafe or another build is running, DataError for
+    invalid data, BuildError when rendering, MkDocs or writing fails.
+    """
     started = time.perf_counter()
-    catalog = load_catalog(project)
-    pages = render_pages(project, catalog)
     target = (site_dir or project.site_dir).resolve()
-    with _scratch_dir(project.root, "build") as scratch:
-        docs = scratch / "content"
-        write_content(docs, catalog, pages)
-        built = scratch / "site"
-        run_mkdocs(project, catalog, docs, built, docs / SEARCH_TERMS, strict=strict)
-        replace_tree(built, target)
-        # content/ holds nothing but generated files, so it is replaced as one folder: readers
-        # of content/ (MkDocs' live reload, a person) never see one language new, one old.
-        replace_tree(docs, project.content_dir)
+    publish.check_site_location(project, target)
+    with publish.lock(project.root):
+        # Before gathering: a swap a kill interrupted is finished even if this build fails.
+        publish.recover(project, target)
+        publish.check_replaceable(project, target)
+        catalog = load_catalog(project)
+        pages = render_pages(project, catalog)
+        with _writing(project, target), publish.staged(project.content_dir, target) as swap:
+            write_content(swap.new_content, catalog, pages)
+            run_mkdocs(
+                project,
+                catalog,
+                swap.new_content,
+                swap.new_site,
+                swap.new_content / SEARCH_TERMS,
+                strict=strict,
+            )
+            # content/ holds nothing but generated files, so it is replaced as one folder:
+            # readers of content/ (MkDocs' live reload, a person) never see one language new,
+            # one old; and it is swapped with site/, so the two always come from one build.
+            swap.publish()
     return BuildReport(len(pages), len(catalog.games), time.perf_counter() - started, target)
 
 
@@ -70,10 +86,25 @@ def render_content(project: Project) -> tuple[Catalog, int]:
     """Validate and write ``content/`` only (used by ``serve``): the catalog and page count."""
     catalog = load_catalog(project)
     pages = render_pages(project, catalog)
-    with _scratch_dir(project.root, "content") as scratch:
-        write_content(scratch, catalog, pages)
-        replace_tree(scratch, project.content_dir)
+    # serve re-renders while an editor types: wait for a running build rather than fail.
+    with publish.lock(project.root, wait=True):
+        publish.recover(project)
+        with _writing(project, None), publish.staged(project.content_dir, None) as swap:
+            write_content(swap.new_content, catalog, pages)
+            swap.publish()
     return catalog, len(pages)
+
+
+@contextlib.contextmanager
+def _writing(project: Project, target: Path | None) -> Iterator[None]:
+    # A full disk or a read-only folder is not a bug: one line, no traceback.
+    try:
+        yield
+    except OSError as error:
+        what = project.display(target) if target is not None else "content"
+        raise BuildError(
+            f"cannot publish {printable(what)}: {printable(str(error))}; it was left as it was"
+        ) from None
 
 
 def write_content(folder: Path, catalog: Catalog, pages: dict[str, str]) -> None:
@@ -89,34 +120,6 @@ def write_pages(folder: Path, pages: dict[str, str]) -> None:
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
-
-
-def replace_tree(new: Path, target: Path) -> None:
-    """Put ``new`` at ``target``, removing the old tree only after the new one is in place."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    old = target.with_name(f".{target.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if target.exists():
-        target.rename(old)
-    try:
-        shutil.move(str(new), str(target))
-    except BaseException:
-        if old.exists() and not target.exists():
-            old.rename(target)
-        raise
-    if old.exists():
-        shutil.rmtree(old)
-
-
-@contextlib.contextmanager
-def _scratch_dir(root: Path, purpose: str) -> Iterator[Path]:
-    # Inside the project so the final move is a rename on the same file system.
-    path = Path(tempfile.mkdtemp(prefix=f".rulesite-{purpose}-", dir=root))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def write_search_dictionary(catalog: Catalog, path: Path) -> Path:
@@ -162,8 +165,11 @@ def run_mkdocs(
                 mkdocs_build(config)
             finally:
                 config.plugins.on_shutdown()
-    except (MkDocsException, OSError) as exc:
+    except MkDocsException as exc:
         raise BuildError("\n".join([*collector.messages, f"MkDocs build failed: {exc}"])) from None
+    except OSError as exc:
+        # A full disk, not the data: MkDocs' own log of the page it was writing adds nothing.
+        raise BuildError(f"MkDocs build failed: {printable(str(exc))}") from None
     finally:
         mkdocs_log.removeHandler(collector)
     if strict and collector.messages:

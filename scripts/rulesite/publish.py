@@ -1,0 +1,330 @@
+"""Stage 5: put freshly built trees in place of the old ones, all or nothing, and only where safe.
+
+A build stages the new ``content/`` in a scratch folder of the project and the new site in a folder
+beside its target, on the same file system: a full disk fails the build, never the live site.
+Four renames then swap both trees into place. The scratch folder is also a journal: it names the
+site folder and says when the staged trees are complete, so the next build finishes a swap that a
+kill interrupted, and removes leftovers. Nothing here knows how the trees were produced, and only
+folders with names made here are ever removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulesite.errors import BuildError, UsageError
+from rulesite.project import Project
+from rulesite.terminal import printable
+
+MARKER = ".rulesite-site"
+"""File in every published site folder: proof that a build wrote it, so the next may replace it."""
+MARKER_TEXT = "Written by `rulesite build`; the next build replaces this whole folder.\n"
+
+SCRATCH_PREFIX = ".rulesite-build-"
+_RESERVED_PREFIX = ".rulesite-"
+_SITE_DIR_NOTE = "site-dir"
+"""Journal entry in the scratch folder: the site folder this build publishes to."""
+_SWAPPING_NOTE = "swapping"
+"""Journal entry: the staged trees are complete and the swap has begun."""
+
+_OWN_FOLDERS = {
+    "data": "holds the game data",
+    "templates": "holds the page templates",
+    "scripts": "holds the code",
+    "tests": "holds the tests",
+    "content": "every build replaces",
+    ".git": "holds the history",
+}
+"""Project folders a site may never be written into, with what they are for (for messages)."""
+
+
+def notice(message: str) -> None:
+    """One line on stderr about something the build did besides building."""
+    print(f"rulesite: {message}", file=sys.stderr)
+
+
+def check_site_location(project: Project, target: Path) -> None:
+    """Refuse a site folder that is, holds or sits inside the project's own files."""
+    root = project.root.resolve()
+    own_folder = next((name for name in _OWN_FOLDERS if target.is_relative_to(root / name)), None)
+    if target == root:
+        reason = "is the project folder; use a folder of its own, e.g. site/"
+    elif root.is_relative_to(target):
+        reason = "contains the project; use a folder of its own, e.g. site/"
+    elif own_folder is not None:
+        where = "is" if target == root / own_folder else "is inside"
+        reason = (
+            f"{where} {own_folder}/, which {_OWN_FOLDERS[own_folder]}; "
+            "use a folder of its own, e.g. site/"
+        )
+    elif target.name.startswith(_RESERVED_PREFIX):
+        reason = f"names starting with {_RESERVED_PREFIX} are kept for rulesite's scratch folders"
+    else:
+        return
+    raise UsageError(f"site folder {_shown(project, target)}: {reason}")
+
+
+def check_replaceable(project: Project, target: Path) -> None:
+    """Refuse to replace a file, or a non-empty folder that no build wrote (no marker in it)."""
+    try:
+        if target.exists() and not target.is_dir():
+            reason = "is a file, not a folder"
+        elif target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
+            reason = (
+                f"is not empty and was not written by rulesite build (it has no {MARKER} file); "
+                "empty or remove it yourself, or choose another folder"
+            )
+        else:
+            return
+    except OSError as error:
+        reason = f"cannot be read ({error.strerror})"
+    raise UsageError(f"site folder {_shown(project, target)}: {reason}")
+
+
+@contextlib.contextmanager
+def lock(root: Path, wait: bool = False) -> Iterator[None]:
+    """Hold the project's build lock; a second holder waits, or fails with exit 2.
+
+    The lock is on the project folder itself (``flock``), so no lock file is left behind, and the
+    kernel releases it when a build dies however it dies.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: builds running at once are not prevented
+        yield
+        return
+    descriptor = os.open(root, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not wait:
+                raise UsageError(
+                    f"another build is running in {printable(str(root))}; "
+                    "try again when it has finished"
+                ) from None
+            notice(f"waiting for another build in {printable(str(root))} to finish")
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except OSError as error:  # e.g. a network file system without locks
+            notice(
+                f"cannot lock {printable(str(root))} ({error.strerror}); "
+                "builds at once are not prevented"
+            )
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+@dataclass(frozen=True)
+class Swap:
+    """One build's staged trees and their swap into place, recorded in its scratch folder.
+
+    The swap is four renames: site → old site, new site → site, content → old content, new
+    content → content. Each step is known from which folders exist, so :meth:`forward` and
+    :meth:`backward` continue from wherever a failure or a kill stopped them.
+    """
+
+    scratch: Path
+    """``.rulesite-build-<token>`` in the project: the new and old content/, and the journal."""
+    content_dir: Path
+    """The project's ``content/``."""
+    site_dir: Path | None
+    """The site folder, or None when only ``content/`` is published (``serve``)."""
+
+    @property
+    def new_content(self) -> Path:
+        return self.scratch / "content"
+
+    @property
+    def old_content(self) -> Path:
+        return self.scratch / "content.old"
+
+    @property
+    def new_site(self) -> Path | None:
+        return self._beside_site("new")
+
+    @property
+    def old_site(self) -> Path | None:
+        return self._beside_site("old")
+
+    @property
+    def swapping(self) -> bool:
+        return (self.scratch / _SWAPPING_NOTE).exists()
+
+    def _beside_site(self, kind: str) -> Path | None:
+        # Beside the target, so the swap is a rename on one file system; the token ties it to
+        # its journal, and the name to its target.
+        if self.site_dir is None:
+            return None
+        token = self.scratch.name.removeprefix(SCRATCH_PREFIX)
+        return self.site_dir.parent / f"{_RESERVED_PREFIX}{kind}-{token}.{self.site_dir.name}"
+
+    def prepare(self) -> None:
+        """Create the empty staging folders, after the journal entry naming them."""
+        self.new_content.mkdir()
+        if self.site_dir is not None:
+            note = self.scratch / f"{_SITE_DIR_NOTE}.tmp"
+            note.write_text(str(self.site_dir), encoding="utf-8")
+            note.replace(self.scratch / _SITE_DIR_NOTE)
+            self.site_dir.parent.mkdir(parents=True, exist_ok=True)
+            self.new_site.mkdir()
+
+    @classmethod
+    def load(cls, scratch: Path, content_dir: Path) -> Swap:
+        """The swap an earlier build recorded in ``scratch``."""
+        try:
+            site_dir = Path((scratch / _SITE_DIR_NOTE).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            site_dir = None  # killed before it staged anything beside a site folder
+        return cls(scratch, content_dir, site_dir)
+
+    def publish(self) -> None:
+        """Swap the staged trees into place; on any failure put the previous ones back."""
+        if self.new_site is not None:
+            (self.new_site / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+        swapping = self.scratch / _SWAPPING_NOTE
+        swapping.touch()
+        try:
+            self.forward()
+        except BaseException:
+            self.backward()  # if this fails too, the journal stays and the next build finishes
+            swapping.unlink()
+            raise
+        swapping.unlink()
+
+    def forward(self) -> bool:
+        """Do the remaining steps of the swap; False when none remained."""
+        steps = [(self.new_site, self.site_dir, self.old_site)] if self.site_dir else []
+        steps.append((self.new_content, self.content_dir, self.old_content))
+        remained = False
+        for new, target, old in steps:
+            if new.exists():
+                if target.exists():
+                    target.rename(old)
+                new.rename(target)
+                remained = True
+        return remained
+
+    def backward(self) -> None:
+        """Undo the steps of the swap already done, last first."""
+        if not self.new_content.exists():
+            self.content_dir.rename(self.new_content)
+        if self.old_content.exists():
+            self.old_content.rename(self.content_dir)
+        if self.new_site is not None:
+            if not self.new_site.exists():
+                self.site_dir.rename(self.new_site)
+            if self.old_site.exists():
+                self.old_site.rename(self.site_dir)
+
+    def leftovers(self) -> list[Path]:
+        """What to remove once the swap is done or abandoned: staging, old trees, journal."""
+        beside = [self.new_site, self.old_site] if self.site_dir is not None else []
+        return [self.scratch, *(path for path in beside if path.exists())]
+
+    def clear(self) -> bool:
+        """Remove the leftovers; a folder that cannot be removed is a warning, not a failure.
+
+        The journal goes last, and only when everything it names is gone, so the next build
+        tries again.
+        """
+        (self.scratch / _SWAPPING_NOTE).unlink(missing_ok=True)
+        scratch, *beside = self.leftovers()
+        if all([_remove(path) for path in beside]):
+            return _remove(scratch)
+        return False
+
+
+@contextlib.contextmanager
+def staged(content_dir: Path, site_dir: Path | None) -> Iterator[Swap]:
+    """Staging folders for one build; whatever happens, nothing but the swap's result remains."""
+    scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=content_dir.parent))
+    swap = Swap(scratch, content_dir, site_dir)
+    try:
+        swap.prepare()
+        yield swap
+    finally:
+        if not swap.swapping:  # still swapping only when putting things back failed too
+            swap.clear()
+
+
+def recover(project: Project, site_dir: Path | None = None) -> None:
+    """Finish swaps that a kill interrupted, then remove what earlier builds left behind.
+
+    Call with the lock held, before anything else writes.
+    """
+    swaps = [
+        Swap.load(scratch, project.content_dir)
+        for scratch in sorted(project.root.glob(f"{SCRATCH_PREFIX}*"))
+        if scratch.is_dir() and not scratch.is_symlink()
+    ]
+    for swap in swaps:
+        if swap.swapping:
+            _finish(project, swap)
+    leftovers = [path for swap in swaps for path in swap.leftovers()]
+    orphans = _orphans_beside(site_dir, set(leftovers))
+    if leftovers or orphans:
+        shown = ", ".join(_shown(project, path) for path in leftovers + orphans)
+        notice(f"removing leftovers of earlier builds: {shown}")
+    for swap in swaps:
+        swap.clear()
+    for path in orphans:
+        _remove(path)
+
+
+def _orphans_beside(site_dir: Path | None, known: set[Path]) -> list[Path]:
+    # Staging beside the site folder whose journal is gone (removed by hand, or `make clean`).
+    if site_dir is None or not site_dir.parent.is_dir():
+        return []
+    pattern = rf"{re.escape(_RESERVED_PREFIX)}(?:new|old)-\w+\.{re.escape(site_dir.name)}"
+    return [
+        path
+        for path in sorted(site_dir.parent.iterdir())
+        if re.fullmatch(pattern, path.name)
+        and path.is_dir()
+        and not path.is_symlink()
+        and path not in known
+    ]
+
+
+def _finish(project: Project, swap: Swap) -> None:
+    # The staged trees were complete, so the interrupted build is finished rather than undone:
+    # site/ and content/ come from the same build either way.
+    try:
+        finished = swap.forward()
+    except OSError as error:
+        raise BuildError(
+            f"cannot finish the swap of a build that was interrupted ({printable(str(error))}); "
+            f"its journal is {_shown(project, swap.scratch)}: put site and content back by hand, "
+            "then remove it"
+        ) from None
+    published = [_shown(project, p) for p in (swap.site_dir, swap.content_dir) if p is not None]
+    if finished:
+        notice(f"finished publishing an interrupted build: {', '.join(published)}")
+
+
+def _shown(project: Project, path: Path) -> str:
+    return printable(project.display(path))
+
+
+def _remove(path: Path) -> bool:
+    try:
+        shutil.rmtree(path)
+    except FileNotFoundError:
+        return True
+    except OSError as error:
+        notice(
+            f"warning: cannot remove {printable(str(path))} "
+            f"({error.strerror}: {printable(str(error.filename))}); "
+            "the next build tries again"
+        )
+        return False
+    return True

@@ -6,6 +6,7 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from rulesite import markup
 from rulesite.errors import DataError, Problem
 from rulesite.labels import check_labels
-from rulesite.load import Document, KeyPath, iter_yaml_files, load_yaml_file
+from rulesite.load import Document, KeyPath, load_yaml_file, yaml_files
 from rulesite.model import Game, SiteData, Text
 from rulesite.project import Project
 from rulesite.scoring.check import check_scoring
@@ -42,7 +43,8 @@ def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
     games: list[Game] = []
     documents: dict[str, Document] = {}
     calculator_files: dict[str, str] = {}  # calculator id → file that defines it
-    game_files = list(iter_yaml_files(project.games_dir))
+    game_files, strays = yaml_files(project.games_dir, _display(project, project.games_dir))
+    problems.extend(strays)
     if not game_files:
         problems.append(Problem(project.display(project.games_dir), None, "", "no game files"))
     for path in game_files:
@@ -83,9 +85,14 @@ def _calculator_clashes(game: Game, doc: Document, taken: dict[str, str]) -> lis
     return problems
 
 
-def _load(project: Project, path, problems: list[Problem]) -> Document | None:
+def _display(project: Project, path: Path) -> str:
+    """``path`` as shown in messages: relative to the project, its own symlink not followed."""
+    return f"{project.display(path.parent)}/{path.name}"
+
+
+def _load(project: Project, path: Path, problems: list[Problem]) -> Document | None:
     try:
-        return load_yaml_file(path, project.display(path))
+        return load_yaml_file(path, _display(project, path), project.root)
     except DataError as error:
         problems.extend(error.problems)
         return None

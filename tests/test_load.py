@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
+import os
+import threading
+from pathlib import Path
 
+import pytest
+import yaml
+
+from rulesite import load as load_module
 from rulesite.errors import DataError
-from rulesite.load import format_path, load_yaml_bytes
+from rulesite.load import format_path, load_yaml_bytes, load_yaml_file, yaml_files
+from tests.helpers import GOOD
 
 
 def load(text: str | bytes):
@@ -78,3 +85,209 @@ def test_dates_and_numbers_keep_their_types() -> None:
 
     doc = load("d: 2026-09-27\nn: 3.54\ni: 7\n")
     assert doc.data == {"d": dt.date(2026, 9, 27), "n": 3.54, "i": 7}
+
+
+# --- One pass over the event stream, with libyaml or without --------------------------------------
+
+
+@pytest.fixture(params=["libyaml", "python"])
+def parser(request, monkeypatch) -> str:
+    """Runs a test with libyaml's C parser and with PyYAML's pure-Python fallback."""
+    if request.param == "python":
+        monkeypatch.setattr(load_module, "PARSER_LOADER", yaml.SafeLoader)
+    else:
+        assert yaml.__with_libyaml__, "PyYAML was built without libyaml"
+        monkeypatch.setattr(load_module, "PARSER_LOADER", yaml.CSafeLoader)
+    return request.param
+
+
+def test_both_parsers_give_the_same_data_and_lines(parser: str) -> None:
+    text = (GOOD / "games" / "mini-game.yaml").read_text(encoding="utf-8")
+    doc = load(text)
+    assert doc.data == yaml.safe_load(text)
+    assert doc.lines[("faq", 1, "rules", 0)] == 51
+    assert doc.lines[("scoring", 0, "examples", 0, "winners")] == 93
+
+
+def test_nesting_is_limited_with_a_located_error(parser: str) -> None:
+    deep = "a:\n  b: " + "[" * 40 + "]" * 40 + "\n"
+    path = "a.b" + "[0]" * 30
+    assert messages(deep) == [
+        f"f.yaml:2: {path}: nested more than 32 levels deep; data files need far fewer"
+    ]
+
+
+@pytest.mark.parametrize("opening", ["[", "{a: ", "- "])
+def test_thousands_of_levels_end_in_a_located_error_not_a_recursion_error(
+    parser: str, opening: str
+) -> None:
+    (line,) = messages(opening * 100_000)
+    assert line.startswith("f.yaml:1: ") and line.endswith(
+        "nested more than 32 levels deep; data files need far fewer"
+    )
+
+
+def test_an_alias_is_refused_where_it_stands(parser: str) -> None:
+    assert messages("a: &x 1\nb:\n  - 2\n  - *x\n") == [
+        "f.yaml:4: YAML aliases (*name) are not allowed; write values out"
+    ]
+    assert messages("a: &x 1\n? *x\n: 2\n") == [
+        "f.yaml:2: YAML aliases (*name) are not allowed; write values out"
+    ]
+
+
+def test_a_million_laughs_are_counted_not_expanded(parser: str) -> None:
+    levels = ['l0: &l0 "lol"'] + [
+        f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]" for i in range(1, 7)
+    ]
+    assert messages("\n".join(levels) + "\n") == [
+        "f.yaml:2: YAML aliases (*name) are not allowed (60 in this file); write values out"
+    ]
+
+
+def test_keys_that_are_lists_or_mappings_are_refused_with_their_value(parser: str) -> None:
+    assert messages("? [a, b]\n: 1\nc: 2\n? {d: 3}\n: [4]\n") == [
+        "f.yaml:1: keys must be plain text",
+        "f.yaml:4: keys must be plain text",
+    ]
+
+
+def test_tags_on_lists_and_mappings_are_refused(parser: str) -> None:
+    assert messages("a: !!set {x}\nb: !!omap [c: 1]\nc: !!map {d: 1}\n") == [
+        "f.yaml:1: a: tag 'tag:yaml.org,2002:set' is not allowed (plain YAML only)",
+        "f.yaml:2: b: tag 'tag:yaml.org,2002:omap' is not allowed (plain YAML only)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: !!bool maybe\n", "f.yaml:1: a: invalid value: 'maybe' is not a valid !!bool"),
+        ("a: !!timestamp soon\n", "f.yaml:1: a: invalid value: 'soon' is not a valid !!timestamp"),
+        ("a: !!int x\n", "f.yaml:1: a: invalid value: invalid literal for int() with base 10: 'x'"),
+        ("a: 2026-13-01\n", "f.yaml:1: a: invalid value: month must be in 1..12"),
+    ],
+)
+def test_values_that_do_not_fit_their_tag_are_located(parser: str, text: str, message: str) -> None:
+    """PyYAML raises KeyError or AttributeError for some of these; they used to crash."""
+    assert messages(text) == [message]
+
+
+def test_a_second_document_is_refused(parser: str) -> None:
+    assert messages("a: 1\n---\nb: 2\n---\nc: 3\n") == [
+        "f.yaml:2: YAML syntax error: found a second document (---); a file holds one"
+    ]
+
+
+def test_characters_yaml_does_not_allow_are_located(parser: str) -> None:
+    assert messages("a: 1\nb: x\x07y\n") == [
+        "f.yaml:2: U+0007 (a control character) is not allowed in YAML; remove it"
+    ]
+
+
+def test_lone_surrogates_never_reach_the_data(parser: str) -> None:
+    (line,) = messages('a: "\\ud800"\n')
+    assert line.startswith("f.yaml:1: ")
+
+
+def test_unquoted_values_remember_how_they_were_written(parser: str) -> None:
+    doc = load("a: no\nb: 1.0\nc: 2026-01-15\nd: 1:30\ne: '1.0'\nf: [on, ~]\ng:\n")
+    assert doc.data["a"] is False and doc.data["d"] == 90
+    assert doc.spellings == {
+        ("a",): "no",
+        ("b",): "1.0",
+        ("c",): "2026-01-15",
+        ("d",): "1:30",
+        ("f", 0): "on",
+        ("f", 1): "~",
+        ("g",): "",
+    }
+
+
+def test_syntax_errors_say_where_the_construct_began(parser: str) -> None:
+    (line,) = messages("a: {b: 1, c: 2\nd: 3\n")
+    assert line.startswith("f.yaml:2: YAML syntax error: ")
+    assert line.endswith("(in the { } mapping that starts on line 1)")
+
+
+# --- Reading files --------------------------------------------------------------------------------
+
+
+def read_problems(path: Path, root: Path | None = None) -> list[str]:
+    with pytest.raises(DataError) as caught:
+        load_yaml_file(path, "d.yaml", root)
+    return caught.value.lines()
+
+
+def test_a_symlink_inside_the_project_is_read(tmp_path: Path) -> None:
+    (tmp_path / "real.yaml").write_text("a: 1\n", encoding="utf-8")
+    (tmp_path / "link.yaml").symlink_to("real.yaml")
+    assert load_yaml_file(tmp_path / "link.yaml", "link.yaml", tmp_path).data == {"a": 1}
+
+
+def test_a_symlink_out_of_the_project_is_refused_unread(tmp_path: Path) -> None:
+    (tmp_path / "p").mkdir()
+    (tmp_path / "secret.yaml").write_text("a: 1\n", encoding="utf-8")
+    (tmp_path / "p" / "d.yaml").symlink_to(tmp_path / "secret.yaml")
+    assert read_problems(tmp_path / "p" / "d.yaml", tmp_path / "p") == [
+        f"d.yaml: links to {tmp_path.resolve() / 'secret.yaml'}, outside the project; "
+        "data files must be inside it"
+    ]
+
+
+def test_a_device_is_refused_unread() -> None:
+    assert read_problems(Path("/dev/zero")) == ["d.yaml: is a character device, not a regular file"]
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "d.yaml"
+    os.mkfifo(fifo)
+    result: list[list[str]] = []
+    reader = threading.Thread(target=lambda: result.append(read_problems(fifo)), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert result == [["d.yaml: is a named pipe (FIFO), not a regular file"]]
+
+
+def test_a_folder_a_broken_link_and_a_loop_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "folder.yaml").mkdir()
+    (tmp_path / "broken.yaml").symlink_to("nowhere.yaml")
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    assert read_problems(tmp_path / "folder.yaml") == ["d.yaml: is a folder, not a file"]
+    assert read_problems(tmp_path / "broken.yaml") == [
+        "d.yaml: is a symlink to nowhere.yaml, which does not exist"
+    ]
+    assert read_problems(tmp_path / "loop.yaml") == ["d.yaml: is a symlink loop"]
+
+
+def test_an_oversized_file_is_refused_by_its_size_unread(tmp_path: Path, monkeypatch) -> None:
+    big = tmp_path / "d.yaml"
+    with big.open("wb") as file:
+        file.truncate(50_000_000)  # sparse: 50 MB that take no disk
+    monkeypatch.setattr(os, "read", None)  # reading it would fail the test
+    assert read_problems(big) == ["d.yaml: file is 50.0 MB; data files must be under 1 MB"]
+
+
+def test_at_most_one_byte_over_the_limit_is_read(tmp_path: Path, monkeypatch) -> None:
+    """A file that grows after it was measured is still read only up to the limit."""
+    path = tmp_path / "d.yaml"
+    path.write_bytes(b"a: " + b"x" * (load_module.MAX_FILE_BYTES + 10))
+    real_fstat = os.fstat
+    monkeypatch.setattr(
+        os, "fstat", lambda fd: os.stat_result((*real_fstat(fd)[:6], 10, *real_fstat(fd)[7:]))
+    )
+    assert read_problems(path) == ["d.yaml: file is 1,000,001 bytes; data files must be under 1 MB"]
+
+
+def test_only_yaml_files_belong_in_a_data_folder(tmp_path: Path) -> None:
+    for name in ("b.yaml", "a.yaml", "c.yml", "notes.txt", ".DS_Store", ".b.yaml.swp"):
+        (tmp_path / name).write_text("x: 1\n", encoding="utf-8")
+    (tmp_path / "old").mkdir()
+    files, problems = yaml_files(tmp_path, "data/games")
+    assert [f.name for f in files] == ["a.yaml", "b.yaml"]
+    assert [str(p) for p in problems] == [
+        "data/games/c.yml: only <slug>.yaml files belong in data/games/; rename it to c.yaml",
+        "data/games/notes.txt: only <slug>.yaml files belong in data/games/; move this file "
+        "elsewhere",
+        "data/games/old: is a folder; only <slug>.yaml files belong in data/games/",
+    ]

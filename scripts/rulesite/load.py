@@ -125,15 +125,31 @@ def read_data_file(path: Path, display: str, root: Path | None = None) -> bytes:
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as exc:
         raise fail(f"cannot read file: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as file:
-        status = os.fstat(file.fileno())
+    try:
+        status = os.fstat(fd)
         kind = _file_kind(status.st_mode)
         if kind is not None:
             raise fail(kind)
         if status.st_size > MAX_FILE_BYTES:
             raise fail(_too_big(status.st_size))
-        raw = file.read(MAX_FILE_BYTES + 1)
-    return raw
+        return _read_at_most(fd, MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise fail(f"cannot read file: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes: a file that grew after it was measured is not read to its end."""
+    chunks: list[bytes] = []
+    remaining = limit
+    while remaining > 0:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
 
 
 def _resolve(path: Path, fail: Callable[[str], DataError]) -> Path:

@@ -19,6 +19,7 @@ not ``Markup`` is escaped by :func:`inert_text` (see ``render.make_environment``
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -117,7 +118,12 @@ def _data_markdown() -> markdown.Markdown:
 _MD = _data_markdown()
 
 
+@functools.lru_cache(maxsize=4096)
 def _to_html(text: str) -> str:
+    # Cached: validation renders a text with links (unsafe_links), then the build renders it
+    # again, and a title or question is shown on many pages (a question under every rule
+    # section it explains). Each text is parsed once, which keeps the worst valid file to a
+    # few seconds (model.TextLimits).
     _MD.reset()
     return _MD.convert(text)
 

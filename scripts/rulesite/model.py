@@ -7,24 +7,180 @@ The JSON Schema editors use (``data/schema/*.schema.json``) is generated from th
 from __future__ import annotations
 
 import datetime as dt
+import re
+import unicodedata
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, HttpUrl, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    HttpUrl,
+    Strict,
+    field_validator,
+    model_validator,
+)
 
 from rulesite.scoring.expr import FormulaError, parse
 
-Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
+Slug = Annotated[str, Strict(), Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 """A lowercase ASCII id: letters, digits and single hyphens (safe in URLs and file names)."""
 
+# --- Text ----------------------------------------------------------------------------------------
+# Every text is Markdown, rendered by Python-Markdown, whose link and code-span parsers scan ahead
+# from each `[` and each backtick: n characters with k of them cost about k·n steps, so a 100 KB
+# text of `[a](` took minutes. The caps below keep the worst valid text to milliseconds and the
+# worst valid file to about a second (figures in tests/test_validate.py). Deeply nested lists or
+# quotes make Markdown recurse until Python gives up, so nesting is capped too.
 
-def _not_blank(value: str) -> str:
+
+@dataclass(frozen=True)
+class TextLimits:
+    """How much of each thing one text of a kind may hold."""
+
+    chars: int
+    """Characters."""
+    brackets: int
+    """``[`` characters: each link needs one."""
+    backticks: int
+    """Backticks: each code span needs two."""
+
+
+SHORT_TEXT = TextLimits(chars=300, brackets=3, backticks=10)
+"""Titles, questions, names and labels: shown in many places (a question is also listed under
+each rule section it explains), so they are kept small."""
+TEXT = TextLimits(chars=2_000, brackets=10, backticks=40)
+"""Paragraphs: summaries, introductions, notes."""
+LONG_TEXT = TextLimits(chars=10_000, brackets=10, backticks=40)
+"""Rule sections and FAQ answers (several screens on a phone)."""
+MAX_NESTING = 10
+"""Levels of nested lists and quotes on one line of a text."""
+
+_FORBIDDEN_CHARS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+"""Control characters (C0 but tab and newline, DEL, C1), line and paragraph separators, and the
+bidirectional embeddings, overrides and isolates that can make a text display as something else
+than it says; lone surrogates cannot even be written to a page."""
+
+_INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0\u034f")
+"""Fillers that show as nothing but are letters or symbols to Unicode."""
+
+_BLOCK_MARKER = re.compile(r" {0,3}(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
+"""One list or quote marker at the start of a (remaining) line."""
+
+
+def describe_value(value: Any) -> str:
+    """A value as a message names it: ``boolean false``, ``number 1.0``, ``text 'x'``..."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"number {value!r}"[:60]
+    if isinstance(value, dt.date):
+        return f"date {value.isoformat()}"
+    if isinstance(value, str):
+        return f"text {value!r}"[:60]
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def describe_char(char: str) -> str:
+    """``U+202E (RIGHT-TO-LEFT OVERRIDE)``."""
+    return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')})"
+
+
+def _char_label(char: str) -> str:
+    """``U+200B ZERO WIDTH SPACE``."""
+    return f"U+{ord(char):04X} {unicodedata.name(char, '')}".strip()
+
+
+def _is_invisible(char: str) -> bool:
+    return (
+        char.isspace()
+        or unicodedata.category(char) in ("Cf", "Zs")
+        or char in _INVISIBLE
+        or ("\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef")
+    )
+
+
+def _nesting(line: str) -> int:
+    """How deep lists and quotes nest at the start of one line (4 spaces of indent = 1 level)."""
+    expanded = line.expandtabs(4)
+    stripped = expanded.lstrip(" ")
+    depth = (len(expanded) - len(stripped)) // 4
+    while (marker := _BLOCK_MARKER.match(stripped)) and marker.end() > 0:
+        depth += 1
+        stripped = stripped[marker.end() :]
+    return depth
+
+
+def check_text(value: str, limits: TextLimits) -> str:
+    """A text fit to print: not too long, no hidden characters, not pathological Markdown."""
+    if len(value) > limits.chars:
+        raise ValueError(f"text is {len(value):,} characters; at most {limits.chars:,} here")
+    bad = _FORBIDDEN_CHARS.search(value)
+    if bad is not None:
+        where = bad.start() + 1
+        raise ValueError(
+            f"text contains {describe_char(bad.group())} at character {where}; remove it"
+        )
     if not value.strip():
         raise ValueError("text is empty")
+    if all(_is_invisible(char) for char in value):
+        shown = ", ".join(_char_label(c) for c in dict.fromkeys(value) if c not in " \t\n")
+        raise ValueError(f"text has only invisible characters ({shown}); write the text")
+    for char, limit, what in (("[", limits.brackets, "links"), ("`", limits.backticks, "code")):
+        count = value.count(char)
+        if count > limit:
+            raise ValueError(f"text has {count} '{char}' ({what}); at most {limit} here")
+    for number, line in enumerate(value.split("\n"), start=1):
+        depth = _nesting(line)
+        if depth > MAX_NESTING:
+            raise ValueError(
+                f"text nests lists or quotes {depth} levels deep on its line {number}; "
+                f"at most {MAX_NESTING}"
+            )
     return value
 
 
-NonBlank = Annotated[str, AfterValidator(_not_blank)]
+def _short_text(value: str) -> str:
+    return check_text(value, SHORT_TEXT)
+
+
+NonBlank = Annotated[str, Strict(), AfterValidator(_short_text)]
+"""One line of text in one language (at most 300 characters)."""
+
+# --- Numbers and dates ---------------------------------------------------------------------------
+
+WholeNumber = Annotated[int, Strict()]
+"""An integer written as a YAML number: ``"8"``, ``8.0`` and ``true`` are refused, not converted."""
+
+
+def _calendar_date(value: Any) -> dt.date:
+    """A YAML date, or the same quoted; never a number (``0`` would become 1970-01-01)."""
+    if isinstance(value, dt.datetime):
+        raise ValueError("expected a date (YYYY-MM-DD), got a date and time; leave out the time")
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError as exc:
+            raise ValueError(f"invalid date {value!r}: {exc}") from None
+    raise ValueError(f"expected a date (YYYY-MM-DD), got {describe_value(value)}")
+
+
+CalendarDate = Annotated[dt.date, BeforeValidator(_calendar_date)]
+"""A date written YYYY-MM-DD."""
 
 
 def _check_ordered(low: int, high: int) -> None:
@@ -55,25 +211,53 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
-class Text(Record):
-    """A text in both languages. Markdown (inline formatting and links); raw HTML is escaped."""
+def _text_schema(schema: dict[str, Any], cls: type[Text]) -> None:
+    """Editors see each kind of text's length limit."""
+    for lang in ("zh", "en"):
+        schema["properties"][lang]["maxLength"] = cls.limits.chars
 
-    zh: NonBlank
+
+class Text(Record):
+    """A paragraph in both languages (at most 2,000 characters each); Markdown, no raw HTML."""
+
+    model_config = ConfigDict(json_schema_extra=_text_schema)  # type: ignore[typeddict-item]
+
+    limits: ClassVar[TextLimits] = TEXT
+    """What the text in either language may hold."""
+
+    zh: Annotated[str, Strict()]
     """Simplified Chinese text."""
-    en: NonBlank
+    en: Annotated[str, Strict()]
     """English text."""
+
+    @field_validator("zh", "en")
+    @classmethod
+    def _fit_to_print(cls, value: str) -> str:
+        return check_text(value, cls.limits)
 
     def get(self, lang: str) -> str:
         """The text in ``lang`` (``zh`` or ``en``)."""
         return self.zh if lang == "zh" else self.en
 
 
+class ShortText(Text):
+    """A title, question, name or label in both languages (at most 300 characters each)."""
+
+    limits: ClassVar[TextLimits] = SHORT_TEXT
+
+
+class LongText(Text):
+    """A rule section or an answer in both languages (at most 10,000 characters each)."""
+
+    limits: ClassVar[TextLimits] = LONG_TEXT
+
+
 class IntRange(Record):
     """An inclusive range of whole numbers; ``min`` may equal ``max``."""
 
-    min: int = Field(ge=0)
+    min: WholeNumber = Field(ge=0, le=100_000)
     """Lower bound."""
-    max: int = Field(ge=0)
+    max: WholeNumber = Field(ge=0, le=100_000)
     """Upper bound (at least ``min``)."""
 
     @model_validator(mode="after")
@@ -102,29 +286,29 @@ class OnlinePlayStatus(StrEnum):
 class ParameterCard(Record):
     """The facts shown on the overview's parameter card. BGG figures are a dated snapshot."""
 
-    bgg_id: int = Field(gt=0)
+    bgg_id: WholeNumber = Field(gt=0, lt=100_000_000)
     """BoardGameGeek id of the game (used for the BGG link)."""
-    bgg_rank: int = Field(gt=0)
+    bgg_rank: WholeNumber = Field(gt=0, lt=10_000_000)
     """BGG overall rank when the data was verified (a snapshot, not live)."""
-    weight: float = Field(ge=1, le=5)
-    """BGG complexity weight, 1–5."""
+    weight: Annotated[float, Strict(), Field(ge=1, le=5, allow_inf_nan=False)]
+    """BGG complexity weight, 1–5 (a number such as 3.54)."""
     best_players: IntRange
     """Community-best player count."""
     players: IntRange
     """Supported player count."""
     play_time: IntRange
     """Play time in minutes."""
-    mechanics: list[Slug] = Field(min_length=1)
+    mechanics: list[Slug] = Field(min_length=1, max_length=40)
     """BGG mechanic tags, as ids defined in ``data/site.yaml``, in BGG's order."""
     chinese_edition: EditionStatus
     """Chinese publishing status."""
     online_play: OnlinePlayStatus
     """Online-play status on the platform named in ``data/site.yaml``."""
-    year: int = Field(ge=1800, le=2100)
+    year: WholeNumber = Field(ge=1800, le=2100)
     """Year of first publication."""
-    min_age: int = Field(ge=1, le=99)
+    min_age: WholeNumber = Field(ge=1, le=99)
     """Publisher's minimum age."""
-    verified: dt.date
+    verified: CalendarDate
     """Date the card's figures were last checked (YYYY-MM-DD); not in the future."""
 
 
@@ -133,9 +317,9 @@ class RuleSection(Record):
 
     id: Slug
     """Anchor of the section, the same in both languages."""
-    title: Text
+    title: ShortText
     """Section heading."""
-    body: Text
+    body: LongText
     """The rules, as Markdown paragraphs."""
 
 
@@ -144,14 +328,14 @@ class Ruling(Record):
 
     id: Slug
     """Stable anchor of the ruling, the same in both languages; never change it once published."""
-    question: Text
+    question: ShortText
     """The question, as a player would ask it."""
-    answer: Text
+    answer: LongText
     """The ruling, with its reasons and any example."""
-    tags: list[Slug] = Field(min_length=1)
+    tags: list[Slug] = Field(min_length=1, max_length=10)
     """Topic ids defined in ``data/site.yaml`` (setup, war, scoring, ties...)."""
-    rules: list[Slug] = Field(default_factory=list)
-    """Ids of the rule sections this ruling explains."""
+    rules: list[Slug] = Field(default_factory=list, max_length=10)
+    """Ids of the rule sections this ruling explains (each lists the ruling's question)."""
 
 
 class Coverage(Record):
@@ -161,7 +345,7 @@ class Coverage(Record):
     """Edition, rulebook and player counts the summary is based on."""
     excludes: Text
     """Expansions, variants and modes that are not covered."""
-    notes: list[Text] = Field(default_factory=list)
+    notes: list[Text] = Field(default_factory=list, max_length=20)
     """Further caveats (e.g. questions the rules leave open)."""
 
 
@@ -179,7 +363,7 @@ class Source(Record):
 
     kind: SourceKind
     """reference (e.g. BGG), rules (publisher rulebook), faq (publisher FAQ), community."""
-    name: Text
+    name: ShortText
     """Name of the source as shown."""
     url: HttpUrl | None = None
     """Link; leave out when there is no stable public address."""
@@ -200,7 +384,7 @@ class LearningResource(Record):
 
     kind: LearningKind
     """rules, strategy or online."""
-    name: Text
+    name: ShortText
     """Title as shown."""
     url: HttpUrl
     """Link to the resource."""
@@ -402,27 +586,27 @@ class Game(Record):
 
     slug: Slug
     """URL name of the game; must equal the file name without ``.yaml``."""
-    title: Text
+    title: ShortText
     """Game title; the Chinese title as it is known to Chinese players."""
     summary: Text
     """One line saying what the game is about."""
     card: ParameterCard
     """The parameter card."""
-    intro: list[Text] = Field(min_length=1)
+    intro: list[Text] = Field(min_length=1, max_length=20)
     """Background introduction, one entry per paragraph."""
-    rules: list[RuleSection] = Field(min_length=1)
+    rules: list[RuleSection] = Field(min_length=1, max_length=100)
     """Core rules and scoring points, in order."""
-    faq: list[Ruling] = Field(default_factory=list)
+    faq: list[Ruling] = Field(default_factory=list, max_length=200)
     """FAQ rulings, in order."""
     coverage: Coverage
     """Edition covered and exclusions."""
-    sources: list[Source] = Field(min_length=1)
+    sources: list[Source] = Field(min_length=1, max_length=30)
     """Where the facts come from."""
-    learning: list[LearningResource] = Field(default_factory=list)
+    learning: list[LearningResource] = Field(default_factory=list, max_length=30)
     """Learning resources; empty when none is confirmed."""
-    terms: list[NonBlank] = Field(default_factory=list)
+    terms: list[NonBlank] = Field(default_factory=list, max_length=500)
     """Chinese game terms kept whole by the search's word segmentation (e.g. 战争强度)."""
-    scoring: list[Calculator] = Field(default_factory=list)
+    scoring: list[Calculator] = Field(default_factory=list, max_length=10)
     """End-game scoring calculators."""
 
 
@@ -431,9 +615,9 @@ class Mechanic(Record):
 
     id: Slug
     """Id used in game files."""
-    label: Text
+    label: ShortText
     """Label; the English one is BGG's own name."""
-    special_mode: bool = False
+    special_mode: Annotated[bool, Strict()] = False
     """True for tags that mean a special mode (e.g. solo); the player-count answer mentions them."""
 
 
@@ -442,7 +626,7 @@ class Topic(Record):
 
     id: Slug
     """Id used in ``faq[].tags``."""
-    label: Text
+    label: ShortText
     """Label shown on the FAQ page."""
 
 
@@ -452,7 +636,8 @@ def _no_markup(value: str) -> str:
     return value
 
 
-PlainText = Annotated[str, AfterValidator(_not_blank), AfterValidator(_no_markup)]
+PlainText = Annotated[str, Strict(), AfterValidator(_short_text), AfterValidator(_no_markup)]
+"""One line of text that is printed as it is (no Markdown, no markup characters)."""
 
 
 class Language(Record):
@@ -471,11 +656,11 @@ class SiteData(Record):
     """Chinese site settings."""
     en: Language
     """English site settings."""
-    platform: Text
+    platform: ShortText
     """Name of the online-play platform the card reports on (e.g. WANGO)."""
-    mechanics: list[Mechanic] = Field(min_length=1)
+    mechanics: list[Mechanic] = Field(min_length=1, max_length=500)
     """Every mechanic tag games may use."""
-    topics: list[Topic] = Field(min_length=1)
+    topics: list[Topic] = Field(min_length=1, max_length=200)
     """Every topic tag rulings may use."""
-    labels: dict[str, Text]
+    labels: dict[str, ShortText]
     """Interface wording by key; ``{name}`` placeholders are filled in by the templates."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from rulesite import markup
 from rulesite.errors import DataError, Problem
 from rulesite.labels import check_labels
 from rulesite.load import Document, KeyPath, load_yaml_file, yaml_files
-from rulesite.model import Game, SiteData, Text
+from rulesite.model import Game, SiteData, Text, describe_value
 from rulesite.project import Project
 from rulesite.scoring.check import check_scoring
 
@@ -113,15 +114,25 @@ def _build(model: type[ModelT], doc: Document, problems: list[Problem]) -> Model
 def _pydantic_problems(error: ValidationError, doc: Document) -> Iterable[Problem]:
     for item in error.errors(include_url=False):
         loc: KeyPath = tuple(item["loc"])
-        yield doc.problem(loc, _message(item, loc))
+        yield doc.problem(loc, _message(item, loc, doc.spellings.get(loc)))
 
 
 _LANGUAGE_NAMES = {"zh": "Chinese", "en": "English"}
 
+_EXPECTED = {
+    "string_type": "text",
+    "int_type": "a whole number",
+    "float_type": "a number",
+    "bool_type": "true or false",
+}
+"""What a field of each pydantic type error wanted, in words."""
 
-def _message(item: Any, loc: KeyPath) -> str:
+
+def _message(item: Any, loc: KeyPath, spelled: str | None = None) -> str:
+    """One pydantic error in words; ``spelled`` is how an unquoted YAML value was written."""
     kind = item["type"]
     last = loc[-1] if loc else ""
+    value = item.get("input")
     if kind == "missing":
         if last in _LANGUAGE_NAMES:
             return f"missing {_LANGUAGE_NAMES[last]} text (every text needs zh and en)"
@@ -129,27 +140,52 @@ def _message(item: Any, loc: KeyPath) -> str:
     if kind == "extra_forbidden":
         return f"unknown key {last!r}"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return f"expected a mapping, got {_describe(item.get('input'))}"
+        return f"expected a mapping, got {describe_value(value)}"
     if kind == "list_type":
-        return f"expected a list, got {_describe(item.get('input'))}"
-    if kind == "string_type" and item.get("input") is None:
+        return f"expected a list, got {describe_value(value)}"
+    if kind == "string_type" and value is None and not spelled:
         return "is empty; write the text"
     if kind == "string_pattern_mismatch":
-        return f"{item.get('input')!r} is not a valid id: use lowercase letters, digits and hyphens"
+        return f"{value!r} is not a valid id: use lowercase letters, digits and hyphens"
+    if kind in _EXPECTED:
+        return _wrong_type(_EXPECTED[kind], value, spelled)
+    if kind == "too_long" and "actual_length" in item.get("ctx", {}):
+        ctx = item["ctx"]
+        return f"has {ctx['actual_length']:,} entries; at most {ctx['max_length']:,} here"
+    if kind == "string_too_long":
+        return f"text is {len(value):,} characters; at most {item['ctx']['max_length']:,} here"
     message = str(item["msg"])
     for prefix in ("Value error, ", "Assertion failed, "):
         message = message.removeprefix(prefix)
-    return message[0].lower() + message[1:] if message else "invalid value"
+    message = message[0].lower() + message[1:] if message else "invalid value"
+    if kind in ("enum", "literal_error") and not isinstance(value, str):
+        message += f", got {describe_value(value)}{_yaml_reading(value, spelled)}"
+    return message
 
 
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return f"{type(value).__name__} {value!r}"[:80]
+def _wrong_type(expected: str, value: Any, spelled: str | None) -> str:
+    """``expected text, got boolean false (YAML reads unquoted no/off/false as a boolean)...``"""
+    message = f"expected {expected}, got {describe_value(value)}{_yaml_reading(value, spelled)}"
+    if expected == "text" and spelled:
+        return f'{message}; quote it: "{spelled}"'
+    if isinstance(value, str) and expected != "text" and _is_number(value):
+        return f"{message}; remove the quotes"
+    return message
+
+
+def _yaml_reading(value: Any, spelled: str | None) -> str:
+    """Why YAML made ``value`` of what was written: YAML 1.1 turns ``no`` into false."""
+    if not spelled:
+        return ""
+    if isinstance(value, bool):
+        words = "yes/on/true" if value else "no/off/false"
+        return f" (YAML reads unquoted {words} as a boolean)"
+    kind = "nothing" if value is None else "a date" if isinstance(value, dt.date) else "a number"
+    return f" (YAML reads unquoted {spelled} as {kind})"
+
+
+def _is_number(text: str) -> bool:
+    return re.fullmatch(r"[-+]?[0-9]+(?:\.[0-9]+)?", text.strip()) is not None
 
 
 def check_game(

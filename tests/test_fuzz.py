@@ -8,8 +8,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulesite import markup
 from rulesite.errors import DataError
 from rulesite.load import load_yaml_bytes
+from rulesite.model import LONG_TEXT, check_text
 from rulesite.project import Project
 from rulesite.validate import load_catalog
 from tests.helpers import good_game_text, make_project
@@ -110,3 +112,22 @@ def test_mutated_good_game_validates_or_fails_cleanly(tmp_path: Path, data) -> N
         load_catalog(Project(root))
     except DataError as error:
         assert error.lines()
+
+
+markdownish = st.lists(
+    st.sampled_from(["1. ", "- ", "> ", "+ ", "    ", "\n", "\n\n", "[", "](", "`", "``", "a", "*"])
+    | st.text(max_size=3),
+    max_size=400,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(markdownish)
+def test_any_text_the_model_accepts_renders(text: str) -> None:
+    """Texts are checked for what makes Markdown slow or recurse; what passes renders."""
+    try:
+        check_text(text, LONG_TEXT)
+    except ValueError:
+        return
+    assert isinstance(markup.block(text), str)
+    assert isinstance(markup.inline(text), str)

@@ -33,8 +33,7 @@ def test_validate_reports_every_problem_and_exits_1(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
         "data/games/mini-game.yaml:4: title.en: is empty; write the text",
-        "data/games/mini-game.yaml:10: card.bgg_rank: input should be a valid integer, "
-        "unable to parse string as an integer",
+        "data/games/mini-game.yaml:10: card.bgg_rank: expected a whole number, got text 'x'",
     ]
     assert "Traceback" not in result.stderr
 

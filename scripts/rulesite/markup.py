@@ -122,8 +122,8 @@ _MD = _data_markdown()
 def _to_html(text: str) -> str:
     # Cached: validation renders a text with links (unsafe_links), then the build renders it
     # again, and a title or question is shown on many pages (a question under every rule
-    # section it explains). Each text is parsed once, which keeps the worst valid file to a
-    # few seconds (model.TextLimits).
+    # section it explains). Each text is parsed once, so a file's Markdown time grows with its
+    # size, not with how often its texts are shown (model.TextLimits).
     _MD.reset()
     return _MD.convert(text)
 

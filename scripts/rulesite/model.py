@@ -33,9 +33,10 @@ Slug = Annotated[str, Strict(), Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max
 # --- Text ----------------------------------------------------------------------------------------
 # Every text is Markdown, rendered by Python-Markdown, whose link and code-span parsers scan ahead
 # from each `[` and each backtick: n characters with k of them cost about k·n steps, so a 100 KB
-# text of `[a](` took minutes. The caps below keep the worst valid text to milliseconds and the
-# worst valid file to about a second (figures in tests/test_validate.py). Deeply nested lists or
-# quotes make Markdown recurse until Python gives up, so nesting is capped too.
+# text of `[a](` took minutes. The caps below keep the worst valid text under 40 ms, so the time
+# to build a file grows with its size only. Deeply nested lists or quotes make Markdown recurse
+# until Python gives up, so nesting is capped too. List caps bound how often a short text is
+# repeated (a question is listed under each rule section it explains).
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,7 @@ class Ruling(Record):
     """The ruling, with its reasons and any example."""
     tags: list[Slug] = Field(min_length=1, max_length=10)
     """Topic ids defined in ``data/site.yaml`` (setup, war, scoring, ties...)."""
-    rules: list[Slug] = Field(default_factory=list, max_length=10)
+    rules: list[Slug] = Field(default_factory=list, max_length=5)
     """Ids of the rule sections this ruling explains (each lists the ruling's question)."""
 
 
@@ -596,7 +597,7 @@ class Game(Record):
     """Background introduction, one entry per paragraph."""
     rules: list[RuleSection] = Field(min_length=1, max_length=100)
     """Core rules and scoring points, in order."""
-    faq: list[Ruling] = Field(default_factory=list, max_length=200)
+    faq: list[Ruling] = Field(default_factory=list, max_length=100)
     """FAQ rulings, in order."""
     coverage: Coverage
     """Edition covered and exclusions."""

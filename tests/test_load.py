@@ -280,12 +280,13 @@ def test_at_most_one_byte_over_the_limit_is_read(tmp_path: Path, monkeypatch) ->
 
 
 def test_only_yaml_files_belong_in_a_data_folder(tmp_path: Path) -> None:
-    for name in ("b.yaml", "a.yaml", "c.yml", "notes.txt", ".DS_Store", ".b.yaml.swp"):
+    for name in ("b.yaml", "a.yaml", "c.yml", "D.YAML", "notes.txt", ".DS_Store", ".b.yaml.swp"):
         (tmp_path / name).write_text("x: 1\n", encoding="utf-8")
     (tmp_path / "old").mkdir()
     files, problems = yaml_files(tmp_path, "data/games")
     assert [f.name for f in files] == ["a.yaml", "b.yaml"]
     assert [str(p) for p in problems] == [
+        "data/games/D.YAML: only <slug>.yaml files belong in data/games/; rename it to D.yaml",
         "data/games/c.yml: only <slug>.yaml files belong in data/games/; rename it to c.yaml",
         "data/games/notes.txt: only <slug>.yaml files belong in data/games/; move this file "
         "elsewhere",

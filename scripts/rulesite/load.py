@@ -207,8 +207,8 @@ def yaml_files(folder: Path, display: str) -> tuple[list[Path], list[Problem]]:
         rule = f"only <slug>.yaml files belong in {display}/"
         if entry.is_dir():
             message = f"is a folder; {rule}"
-        elif name.endswith(".yml"):
-            message = f"{rule}; rename it to {name[:-4]}.yaml"
+        elif name.lower().endswith((".yml", ".yaml")):
+            message = f"{rule}; rename it to {name.rsplit('.', 1)[0]}.yaml"
         else:
             message = f"{rule}; move this file elsewhere"
         problems.append(Problem(where, None, "", message))

@@ -64,7 +64,7 @@ def test_a_10_mb_file_is_refused_unread(tmp_path: Path) -> None:
     huge = project_root / "data" / "games" / "huge.yaml"
     huge.write_bytes(b"slug: huge\nsummary: " + b"x" * 10_000_000 + b"\n")
     assert problems_of(project_root) == [
-        "data/games/huge.yaml: file is 10.0 MB; data files must be under 1 MB"
+        "data/games/huge.yaml: file is 10.0 MB; data files must be under 256 KB"
     ]
 
 

@@ -28,7 +28,7 @@ from yaml.resolver import Resolver
 
 from rulesite.errors import DataError, Problem
 
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = 256_000
 """Data files are hand-written; anything larger is a mistake or an attack."""
 
 MAX_DEPTH = 32
@@ -183,7 +183,7 @@ def _file_kind(mode: int) -> str | None:
 
 def _too_big(size: int) -> str:
     shown = f"{size / 1_000_000:.1f} MB" if size >= 1_050_000 else f"{size:,} bytes"
-    return f"file is {shown}; data files must be under 1 MB"
+    return f"file is {shown}; data files must be under 256 KB"
 
 
 def yaml_files(folder: Path, display: str) -> tuple[list[Path], list[Problem]]:

@@ -1,76 +1,138 @@
-"""Build-time benchmark: how the build scales with the number of games. Prints figures only.
+"""Benchmark: how the build scales with the number of games, against bare MkDocs in the same run.
 
-    .venv/bin/python scripts/benchmark.py [COUNTS ...]     # default: 3 30 100
+    .venv/bin/python scripts/benchmark.py [--counts 100 300 1000] [--no-serve] [--keep DIR]
+                                          [--repeat N] [--seed N]
 
-Also prints the scoring calculator's JS + CSS size.
-
-Each run builds a scratch project holding copies of the real games under new slugs.
+For each count it generates a project of distinct games (``bench/corpus.py``), then prints:
+the whole ``rulesite build``; the same generated Markdown built by bare MkDocs + Material +
+search with the same small navigation, one language after the other (sum) and the slower
+language alone (max); ms per page; each language's MkDocs time; the first search download per
+language (raw and gzipped); and ``rulesite serve``'s edit-to-preview time (median of 3 edits).
+Then each goal with ✓ or ✗ (``bench/report.py``). It starts with the calculator's JS + CSS size.
+Machines are noisy: compare figures from one run, never across runs.
 """
 
 from __future__ import annotations
 
-import os
-import re
+import argparse
+import contextlib
+import gzip
 import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from rulesite.build import build
-from rulesite.project import Project
+from bench import corpus, measure
+from bench.measure import BenchError
+from bench.report import Result, figure, per_language, print_goals, print_table
 
 REPO = Path(__file__).resolve().parent.parent
+DEFAULT_COUNTS = [100, 300, 1000]
 
 
-def make_project(root: Path, count: int) -> Project:
-    shutil.copy(REPO / "mkdocs.yml", root / "mkdocs.yml")
-    shutil.copytree(REPO / "templates", root / "templates")
-    (root / "scripts" / "rulesite").mkdir(parents=True)
-    shutil.copy(REPO / "scripts/rulesite/mkdocs_hooks.py", root / "scripts/rulesite/")
-    games = root / "data" / "games"
-    games.mkdir(parents=True)
-    shutil.copy(REPO / "data" / "site.yaml", root / "data" / "site.yaml")
-    sources = sorted((REPO / "data" / "games").glob("*.yaml"))
-    for index in range(count):
-        source = sources[index % len(sources)]
-        slug = source.stem if index < len(sources) else f"{source.stem}-{index}"
-        text = source.read_text(encoding="utf-8")
-        text = re.sub(r"^slug: .*$", f"slug: {slug}", text, count=1, flags=re.M)
-        if slug != source.stem:  # calculator ids are unique across games: rename the copies'
-            head, _, scoring = text.partition("\nscoring:\n")
-            scoring = re.sub(r"^  - id: (\S+)$", rf"  - id: \1-{index}", scoring, flags=re.M)
-            text = f"{head}\nscoring:\n{scoring}"
-        (games / f"{slug}.yaml").write_text(text, encoding="utf-8")
-    return Project(root)
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    calculator_size()
+    results = []
+    try:
+        with _scratch(args.keep) as base:
+            for count in args.counts:
+                results.append(run(count, base / f"{count}-games", args))
+    except BenchError as error:
+        print(f"benchmark: {error}", file=sys.stderr)
+        return 1
+    print()
+    print_table(results)
+    print()
+    print_goals(results)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--counts", type=_positive, nargs="+", default=DEFAULT_COUNTS, help="game counts"
+    )
+    parser.add_argument("--no-serve", action="store_true", help="skip serve's edit-to-preview")
+    parser.add_argument("--keep", type=Path, help="keep the projects in DIR/<count>-games/")
+    parser.add_argument("--repeat", type=_positive, default=1, help="builds per count; best kept")
+    parser.add_argument("--seed", type=int, default=corpus.DEFAULT_SEED, help="text generator")
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
+    return value
+
+
+@contextlib.contextmanager
+def _scratch(keep: Path | None) -> Iterator[Path]:
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        yield keep.resolve()
+        return
+    folder = Path(tempfile.mkdtemp(prefix="rulesite-bench-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
+    """Generate, build with rulesite and with bare MkDocs, weigh search, time serve."""
+    if folder.exists():
+        raise BenchError(f"{folder} exists; give --keep a folder without it")
+    say(f"generating {count} games…")
+    started = time.perf_counter()
+    project = corpus.write_project(folder / "project", count, args.seed)
+    say(f"  written in {time.perf_counter() - started:.1f} s to {project.root}")
+    builds, bares = [], []
+    for attempt in range(args.repeat):
+        of = f" ({attempt + 1}/{args.repeat})" if args.repeat > 1 else ""
+        say(f"building {count} games with rulesite{of}…")
+        builds.append(measure.rulesite_build(project))
+        build = builds[-1]
+        say(
+            f"  {build.seconds:.2f} s, {build.pages} pages ({per_language(build.language_seconds)})"
+        )
+        if attempt == 0:
+            configs = measure.prepare_bare(project, folder / "bare")
+        say(f"building the same Markdown with bare MkDocs + Material + search{of}…")
+        bares.append(measure.bare_mkdocs(configs))
+        say(f"  {figure(bares[-1].total)} s ({per_language(bares[-1].language_seconds)})")
+    edits = None
+    if not args.no_serve:
+        slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
+        say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits)…")
+        edits = measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
+    return Result(
+        count,
+        min(builds, key=lambda build: build.seconds),
+        min(bares, key=lambda bare: bare.total),
+        measure.search_payloads(project.site_dir),
+        edits,
+    )
 
 
 def calculator_size() -> None:
     """The calculator's own JS + CSS, raw and gzipped (goal: under 15 KB gzipped)."""
-    import gzip
-
     assets = REPO / "templates" / "theme" / "assets"
-    raw = b"".join((assets / name).read_bytes() for name in ("calculator.js", "calculator.css"))
+    files = [assets / name for name in ("calculator.js", "calculator.css")]
+    if not all(path.is_file() for path in files):
+        say(f"calculator JS + CSS: not found in {assets}")
+        return
+    raw = b"".join(path.read_bytes() for path in files)
     packed = gzip.compress(raw, compresslevel=9, mtime=0)
-    print(f"calculator JS + CSS: {len(raw) / 1024:.1f} KB raw, {len(packed) / 1024:.1f} KB gzipped")
-
-
-def main(counts: list[int]) -> None:
-    calculator_size()
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    print(f"{'games':>6} {'pages':>6} {'seconds':>8} {'ms/page':>8} {'site MB':>8}")
-    for count in counts:
-        with tempfile.TemporaryDirectory() as tmp:
-            project = make_project(Path(tmp), count)
-            started = time.perf_counter()
-            report = build(project)
-            seconds = time.perf_counter() - started
-            size = sum(p.stat().st_size for p in project.site_dir.rglob("*") if p.is_file())
-            print(
-                f"{count:>6} {report.pages:>6} {seconds:>8.2f} "
-                f"{1000 * seconds / report.pages:>8.1f} {size / 1e6:>8.1f}"
-            )
+    say(f"calculator JS + CSS: {len(raw) / 1024:.1f} KB raw, {len(packed) / 1024:.1f} KB gzipped")
 
 
 if __name__ == "__main__":
-    main([int(arg) for arg in sys.argv[1:]] or [3, 30, 100])
+    raise SystemExit(main())

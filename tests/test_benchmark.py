@@ -1,19 +1,190 @@
-"""The benchmark's scratch projects stay valid (the benchmark itself is not a test)."""
+"""The benchmark's generated projects are valid and distinct, and the script runs end to end.
+
+No timings are asserted: figures come from running scripts/benchmark.py, never from tests.
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import random
+import re
+from collections import Counter
 from pathlib import Path
+from types import ModuleType
 
+import pytest
+
+from bench import corpus, measure, report
+from rulesite.project import LANGUAGES, Project
 from rulesite.validate import load_catalog
 from tests.helpers import REPO
 
 
-def test_benchmark_projects_are_valid(tmp_path: Path) -> None:
+def load_script() -> ModuleType:
     spec = importlib.util.spec_from_file_location("benchmark", REPO / "scripts" / "benchmark.py")
+    assert spec is not None and spec.loader is not None
     benchmark = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(benchmark)
-    catalog = load_catalog(benchmark.make_project(tmp_path, 7))
+    return benchmark
+
+
+def test_generated_projects_are_valid(tmp_path: Path) -> None:
+    catalog = load_catalog(corpus.write_project(tmp_path, 7))
     assert len(catalog.games) == 7
-    # copies cycle through clans (1 calculator), its-a-wonderful-world (1), nations (2)
+    # cycling through clans (1 calculator), its-a-wonderful-world (1), nations (2): 3 + 2 + 4
     assert len({calc.id for game in catalog.games for calc in game.scoring}) == 9
+    for lang in LANGUAGES:
+        assert len({game.title.get(lang) for game in catalog.games}) == 7
+
+
+def test_names_stay_unique_when_the_vocabulary_runs_out() -> None:
+    # Two title words per language: titles, slugs and terms must still never repeat.
+    tiny = corpus.Vocabulary(
+        words={"zh": ("甲乙", "丙丁"), "en": ("word", "other")},
+        title_words={"zh": ("甲乙", "丙丁"), "en": ("alpha", "beta")},
+    )
+    taken = corpus.Taken()
+    (stem, source), *_ = corpus.load_sources()
+    games = [
+        corpus.distinct_game(stem, source, corpus.TextWriter(tiny, random.Random(n)), taken)
+        for n in range(6)
+    ]
+    for key in ("slug", *(("title", lang) for lang in LANGUAGES)):
+        names = [game[key] if isinstance(key, str) else game[key[0]][key[1]] for game in games]
+        assert len(set(names)) == 6, names
+    terms = [term for game in games for term in game["terms"]]
+    assert len(terms) == len(set(terms))
+    ids = [calc["id"] for game in games for calc in game["scoring"]]
+    assert len(ids) == len(set(ids))
+
+
+def test_games_share_no_text_with_each_other_or_the_real_games() -> None:
+    real = {
+        text[lang]
+        for _, game in corpus.load_sources()
+        for text in corpus.text_pairs(game)
+        for lang in LANGUAGES
+    }
+    games = corpus.make_games(9)
+    seen: Counter[str] = Counter()
+    for game in games:
+        texts = {text[lang] for text in corpus.text_pairs(game) for lang in LANGUAGES}
+        seen.update(text for text in texts if len(text) > 30)  # short labels may coincide
+        assert not texts & {t for t in real if len(t) > 10}
+    assert [text for text, count in seen.items() if count > 1] == []
+    terms = [term for game in games for term in game["terms"]]
+    assert len(terms) == len(set(terms)) > 0
+
+
+def test_games_keep_their_source_structure_and_size() -> None:
+    sources = corpus.load_sources()
+    for index, game in enumerate(corpus.make_games(6)):
+        _, source = sources[index % len(sources)]
+        for key in ("rules", "faq"):
+            assert [item["id"] for item in game[key]] == [item["id"] for item in source[key]]
+        examples = [calc["examples"] for calc in game["scoring"]]
+        assert [[e["players"] for e in ex] for ex in examples] == [
+            [e["players"] for e in ex] for ex in (calc["examples"] for calc in source["scoring"])
+        ]
+        assert len(game["terms"]) == len(source["terms"])
+        for lang in LANGUAGES:
+            new = sum(len(text[lang]) for text in corpus.text_pairs(game))
+            old = sum(len(text[lang]) for text in corpus.text_pairs(source))
+            assert 0.9 * old <= new <= old
+
+
+def test_words_come_from_the_real_games() -> None:
+    vocabulary = corpus.Vocabulary.from_games([game for _, game in corpus.load_sources()])
+    english = set(vocabulary.words["en"]) | {w[:1].upper() + w[1:] for w in vocabulary.words["en"]}
+    chinese = set("".join(vocabulary.words["zh"]))
+    for text in corpus.text_pairs(corpus.make_games(3)):
+        assert set(corpus.STYLES["en"].split(text["en"])) <= english
+        assert set(re.findall(r"[\u4e00-\u9fff]", text["zh"])) <= chinese
+
+
+def test_generation_is_seeded_and_counts_share_a_prefix() -> None:
+    assert corpus.make_games(4, seed=1) == corpus.make_games(4, seed=1)
+    assert corpus.make_games(4, seed=1) != corpus.make_games(4, seed=2)
+    assert corpus.make_games(5)[:3] == corpus.make_games(3)
+
+
+def test_text_keeps_paragraphs_lists_and_emphasis() -> None:
+    vocabulary = corpus.Vocabulary.from_games([game for _, game in corpus.load_sources()])
+    writer = corpus.TextWriter(vocabulary, random.Random(1))
+    source = (
+        "First paragraph with *a title* in it, long enough for words.\n\n"
+        "**Two players:** deal ten cards each and keep seven of them.\n\n"
+        "- one item of a list here\n  1. a nested numbered item\n> a quoted line?"
+    )
+    text = writer.text("en", source)
+    lines = text.split("\n")
+    assert [line == "" for line in lines] == [line == "" for line in source.split("\n")]
+    assert re.search(r"(?<!\*)\*[^*\s]+\*(?!\*)", lines[0])
+    assert re.match(r"\*\*[^*]+:\*\* \S", lines[2])
+    assert lines[4].startswith("- ") and lines[5].startswith("  1. ")
+    assert lines[6].startswith("> ") and lines[6].endswith("?")
+    assert all(len(new) <= len(old) for new, old in zip(lines, source.split("\n"), strict=True))
+    assert writer.fill("zh", 12, "？").endswith("？") and len(writer.fill("zh", 12, "？")) <= 12
+
+
+def test_bare_mkdocs_finds_the_markdown_in_either_layout(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    (tmp_path / "content" / LANGUAGES[0] / "docs").mkdir(parents=True)
+    (tmp_path / "content" / LANGUAGES[1]).mkdir(parents=True)
+    assert measure.markdown_folder(project, LANGUAGES[0]) == project.content_dir / "zh" / "docs"
+    assert measure.markdown_folder(project, LANGUAGES[1]) == project.content_dir / "en"
+
+
+def test_search_payload_counts_split_indexes_as_loaded_later(tmp_path: Path) -> None:
+    search = tmp_path / "search"
+    (search / "shards").mkdir(parents=True)
+    (search / "search_index.json").write_bytes(b"{}" * 1000)
+    (search / "manifest.json").write_bytes(b"[]")
+    (search / "shards" / "1.json").write_bytes(b"x" * 10)
+    payloads = measure.search_payloads(tmp_path)
+    assert payloads[LANGUAGES[0]].first.raw == 2000
+    assert payloads[LANGUAGES[0]].first.gzipped < 100
+    assert payloads[LANGUAGES[0]].later.raw == 12
+    assert payloads[LANGUAGES[1]] == measure.Payload(None, None)  # en/ was never built
+
+
+def _result(games: int, build: float, edit: float | None, gz: int) -> report.Result:
+    payload = measure.Payload(measure.Size(gz * 4, gz), None)
+    return report.Result(
+        games,
+        measure.BuildTiming(build, pages=10 * games, language_seconds=None),
+        measure.BareTiming({lang: games / 100 for lang in LANGUAGES}),
+        {lang: payload for lang in LANGUAGES},
+        [edit, edit, edit],
+    )
+
+
+@pytest.mark.parametrize(
+    ("scale", "edit", "gz", "marks"),
+    [(1.0, 1.5, 200_000, "✓✗✓✓✓"), (1.3, 2.5, 400_000, "✗✗✗✗✗"), (1.0, None, 0, "✓✗✓✗✓")],
+)
+def test_goals_are_checked_at_the_counts_they_name(
+    capsys: pytest.CaptureFixture[str], scale: float, edit: float | None, gz: int, marks: str
+) -> None:
+    # build = bare Σ at 100 and 300 games; at 1,000 games, ms/page grows by `scale`
+    results = [
+        _result(100, 2.0, edit, gz),
+        _result(300, 6.0, edit, gz),
+        _result(1000, 20.0 * scale, edit, gz),
+    ]
+    report.print_goals(results)
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert "".join(line[0] for line in lines) == marks
+    if edit is None:
+        assert "did not update" in lines[3]
+
+
+def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A real run at 2 games without serve: a table row, and goals it could not check."""
+    assert load_script().main(["--counts", "2", "--no-serve", "--keep", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "generating 2 games" in out and "calculator JS + CSS" in out
+    row = next(line.split() for line in out.splitlines() if line.lstrip().startswith("2 "))
+    assert row[1].isdigit() and row[-1] == "skipped"
+    assert "– serve edit→preview ≤ 2 s at 300 games: not measured (--no-serve)" in out
+    assert (tmp_path / "2-games" / "bare" / LANGUAGES[1] / "site" / "index.html").is_file()

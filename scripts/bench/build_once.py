@@ -1,0 +1,39 @@
+"""One ``rulesite build`` of a project, in a fresh process: prints its report as one JSON line.
+
+    python -m bench.build_once PROJECT
+
+The benchmark times this process from the outside, as it times bare ``mkdocs build`` processes,
+so both pay Python's start-up and imports; the report adds what only the build knows.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rulesite.build import build
+from rulesite.errors import RulesiteError
+from rulesite.project import Project
+
+
+def main(argv: list[str]) -> int:
+    try:
+        report = build(Project(Path(argv[0]).resolve()))
+    except RulesiteError as error:
+        for line in error.lines():
+            print(line, file=sys.stderr)
+        return error.exit_code
+    figures = {
+        "pages": report.pages,
+        "games": report.games,
+        "seconds": report.seconds,
+        # Reports gained per-language times with the per-language projects; older ones lack it.
+        "language_seconds": getattr(report, "language_seconds", None),
+    }
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,314 @@
+"""What the benchmark times and weighs: real processes on real files, nothing simulated.
+
+- ``rulesite_build``: ``rulesite build`` in its own process, timed from outside;
+- ``bare_mkdocs``: the Markdown that build generated, built by plain MkDocs + Material + search
+  with a minimal configuration, one language after the other, each in its own process;
+- ``search_payloads``: what a reader's first search downloads, per language;
+- ``serve_edit_to_preview``: from saving a data file to the preview serving the change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from bench.corpus import game_yaml
+from rulesite.project import LANGUAGES, Project
+
+SCRIPTS = Path(__file__).resolve().parents[1]
+BARE_EXTENSIONS = ["attr_list", "md_in_html", "tables", "toc"]
+"""The Markdown features the generated pages use."""
+READY_SECONDS = 1800.0
+"""How long serve's first build may take before the benchmark gives up (1,000 games is slow)."""
+EDIT_SECONDS = 120.0
+"""How long one edit may take to show before it counts as "did not update"."""
+POLL_SECONDS = 0.05
+QUIET_SECONDS = 1.0
+"""Between edits, serve's log must stay unchanged this long: the last rebuild is over."""
+
+Say = Callable[[str], None]
+
+
+class BenchError(Exception):
+    """A step of the benchmark failed; the message says which, with the tool's own output."""
+
+
+def environment() -> dict[str, str]:
+    """For child processes: ``bench`` importable, no Material banner."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SCRIPTS), env.get("PYTHONPATH")]))
+    env.setdefault("NO_MKDOCS_2_WARNING", "1")
+    return env
+
+
+def _run(command: list[str], what: str, cwd: Path | None = None) -> tuple[float, str]:
+    """Run ``command``; its wall time and standard output, or BenchError with its errors."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        command, cwd=cwd, env=environment(), capture_output=True, text=True, check=False
+    )
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-20:])
+        raise BenchError(f"{what} failed (exit {done.returncode}):\n{tail}")
+    return seconds, done.stdout
+
+
+@dataclass(frozen=True)
+class BuildTiming:
+    """One ``rulesite build``."""
+
+    seconds: float
+    """Wall time of the process, start-up and imports included."""
+    pages: int
+    """Markdown pages, all languages."""
+    language_seconds: dict[str, float] | None
+    """Each language's MkDocs build, when the build reports it."""
+
+
+def rulesite_build(project: Project) -> BuildTiming:
+    """Build ``project`` with rulesite in a fresh process."""
+    import json
+
+    command = [sys.executable, "-m", "bench.build_once", str(project.root)]
+    seconds, output = _run(command, "rulesite build")
+    report = json.loads(output.strip().splitlines()[-1])
+    return BuildTiming(seconds, report["pages"], report["language_seconds"])
+
+
+@dataclass(frozen=True)
+class BareTiming:
+    """Bare MkDocs builds of each language's Markdown, one after the other."""
+
+    language_seconds: dict[str, float]
+
+    @property
+    def total(self) -> float:
+        """All languages one after the other."""
+        return sum(self.language_seconds.values())
+
+    @property
+    def slowest(self) -> float:
+        """The slowest language alone: what languages built in parallel could take."""
+        return max(self.language_seconds.values())
+
+
+def markdown_folder(project: Project, lang: str) -> Path:
+    """Where a build left ``lang``'s Markdown: ``content/<lang>/docs`` (one MkDocs project per
+    language), or ``content/<lang>`` (the earlier layout: one project for all languages)."""
+    folder = project.content_dir / lang
+    return folder / "docs" if (folder / "docs").is_dir() else folder
+
+
+def prepare_bare(project: Project, scratch: Path) -> dict[str, Path]:
+    """Per language: a copy of the built Markdown and a minimal ``mkdocs.yml`` (returned).
+
+    The same small navigation as rulesite's (home and games index only); theme, search and
+    Markdown extensions left at Material's defaults apart from what the pages need.
+    """
+    configs = {}
+    for lang in LANGUAGES:
+        folder = scratch / lang
+        if folder.exists():
+            shutil.rmtree(folder)
+        shutil.copytree(markdown_folder(project, lang), folder / "docs")
+        config = {
+            "site_name": f"bare MkDocs ({lang})",
+            "docs_dir": "docs",
+            "site_dir": "site",
+            "theme": {"name": "material", "language": lang, "font": False},
+            # zh: Material segments Chinese with jieba (installed), as rulesite's search does.
+            "plugins": [{"search": {"lang": lang}}],
+            "markdown_extensions": BARE_EXTENSIONS,
+            "nav": ["index.md", "games/index.md"],
+            "not_in_nav": "/games/*/",
+        }
+        path = folder / "mkdocs.yml"
+        path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), "utf-8")
+        configs[lang] = path
+    return configs
+
+
+def bare_mkdocs(configs: dict[str, Path]) -> BareTiming:
+    """``mkdocs build`` of each configuration in turn, each in a fresh process."""
+    seconds = {}
+    for lang, config in configs.items():
+        command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
+        seconds[lang], _ = _run(command, f"bare MkDocs build ({lang})", cwd=config.parent)
+    return BareTiming(seconds)
+
+
+@dataclass(frozen=True)
+class Size:
+    """Bytes as stored and as served compressed (gzip -9)."""
+
+    raw: int
+    gzipped: int
+
+    def __add__(self, other: Size) -> Size:
+        return Size(self.raw + other.raw, self.gzipped + other.gzipped)
+
+
+@dataclass(frozen=True)
+class Payload:
+    """One language's search files."""
+
+    first: Size | None
+    """``search/search_index.json``: what the first search downloads (None: no such file)."""
+    later: Size | None
+    """``search/manifest.json`` and ``search/shards/``, when the index is split: loaded later."""
+
+
+def size_of(paths: list[Path]) -> Size:
+    """Sizes of files, each compressed on its own as a server would."""
+    total = Size(0, 0)
+    for path in paths:
+        data = path.read_bytes()
+        total += Size(len(data), len(gzip.compress(data, compresslevel=9, mtime=0)))
+    return total
+
+
+def language_root(site_dir: Path, lang: str) -> Path:
+    """The default language is the site root; the others are under ``<lang>/``."""
+    return site_dir if lang == LANGUAGES[0] else site_dir / lang
+
+
+def search_payloads(site_dir: Path) -> dict[str, Payload]:
+    """Search download sizes per language of a built site."""
+    payloads = {}
+    for lang in LANGUAGES:
+        search = language_root(site_dir, lang) / "search"
+        index = search / "search_index.json"
+        later = [search / "manifest.json"] if (search / "manifest.json").is_file() else []
+        if (search / "shards").is_dir():
+            later += sorted(p for p in (search / "shards").rglob("*") if p.is_file())
+        payloads[lang] = Payload(
+            size_of([index]) if index.is_file() else None, size_of(later) if later else None
+        )
+    return payloads
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def serve_edit_to_preview(
+    project: Project, slug: str, log: Path, say: Say, edits: int = 3
+) -> list[float | None]:
+    """Seconds from saving an edit of ``slug``'s summary to its page showing it, per edit
+    (None: it did not show within EDIT_SECONDS)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/games/{slug}/"
+    command = [sys.executable, "-m", "rulesite", "--project", str(project.root), "serve"]
+    command += ["--dev-addr", f"127.0.0.1:{port}"]
+    with log.open("w", encoding="utf-8") as output:
+        # A session of its own, so stopping it stops whatever processes serve started too.
+        process = subprocess.Popen(
+            command,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=environment(),
+            start_new_session=True,
+        )
+        try:
+            started = time.perf_counter()
+            if not _wait_for(url, None, process, log, READY_SECONDS):
+                raise BenchError(f"serve: {url} did not answer within {READY_SECONDS:.0f} s")
+            say(f"  serve: first page after {time.perf_counter() - started:.1f} s")
+            return [_one_edit(project, slug, url, process, log, say, n) for n in range(edits)]
+        finally:
+            _stop(process)
+
+
+def _one_edit(
+    project: Project, slug: str, url: str, process: subprocess.Popen, log: Path, say: Say, n: int
+) -> float | None:
+    _wait_quiet(log)
+    token = f"benchedit{n}t{time.time_ns() % 10**9}"
+    started = time.perf_counter()
+    _edit_summary(project, slug, token)
+    if not _wait_for(url, token, process, log, EDIT_SECONDS):
+        say(f"  serve: edit {n + 1} did not update the page within {EDIT_SECONDS:.0f} s")
+        return None
+    seconds = time.perf_counter() - started
+    say(f"  serve: edit {n + 1} shown after {seconds:.2f} s")
+    return seconds
+
+
+def _edit_summary(project: Project, slug: str, token: str) -> None:
+    """Put ``token`` in front of the default language's summary; the file is replaced whole,
+    as editors save, so the watcher never reads half a file."""
+    path = project.games_dir / f"{slug}.yaml"
+    game = yaml.safe_load(path.read_text(encoding="utf-8"))
+    lang = LANGUAGES[0]
+    text = game["summary"][lang]
+    if text.startswith("benchedit"):  # the previous edit's token
+        text = text.split(" ", 1)[1]
+    game["summary"][lang] = f"{token} {text}"
+    # Written beside the project's files, not in data/, which the watcher and loader read.
+    scratch = project.root / f".bench-edit-{os.getpid()}.tmp"
+    scratch.write_text(game_yaml(game), encoding="utf-8", newline="\n")
+    os.replace(scratch, path)
+
+
+def _wait_for(
+    url: str, token: str | None, process: subprocess.Popen, log: Path, seconds: float
+) -> bool:
+    """Poll ``url`` until it answers (and shows ``token``); False after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            tail = "\n".join(log.read_text(encoding="utf-8").splitlines()[-20:])
+            raise BenchError(f"rulesite serve stopped (exit {process.returncode}):\n{tail}")
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=10) as response:
+            if token is None or token in response.read().decode("utf-8", "replace"):
+                return True
+        time.sleep(POLL_SECONDS)
+    return False
+
+
+def _wait_quiet(log: Path, longest: float = 120.0) -> None:
+    """Wait until serve's log has not grown for QUIET_SECONDS: no rebuild is running."""
+    deadline = time.monotonic() + longest
+    size, since = log.stat().st_size, time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = log.stat().st_size
+        if now != size:
+            size, since = now, time.monotonic()
+        elif time.monotonic() - since >= QUIET_SECONDS:
+            return
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Interrupt serve as a person would (Ctrl-C), then insist; only its own process group."""
+    for sig, wait in ((signal.SIGINT, 15), (signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        if process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=wait)
+
+
+def median(values: list[float | None]) -> float | None:
+    """Median of the edits that showed; None when any did not (that is the headline)."""
+    if not values or any(value is None for value in values):
+        return None
+    return statistics.median(value for value in values if value is not None)

@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     except BenchError as error:
         print(f"benchmark: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("benchmark: interrupted", file=sys.stderr)
+        return 130
     print()
     print_table(results)
     print()
@@ -98,7 +101,7 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
     for attempt in range(args.repeat):
         of = f" ({attempt + 1}/{args.repeat})" if args.repeat > 1 else ""
         say(f"building {count} games with rulesite{of}…")
-        builds.append(measure.rulesite_build(project))
+        builds.append(measure.rulesite_build(project, say))
         build = builds[-1]
         say(
             f"  {build.seconds:.2f} s, {build.pages} pages ({per_language(build.language_seconds)})"
@@ -106,7 +109,7 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         if attempt == 0:
             configs = measure.prepare_bare(project, folder / "bare")
         say(f"building the same Markdown with bare MkDocs + Material + search{of}…")
-        bares.append(measure.bare_mkdocs(configs))
+        bares.append(measure.bare_mkdocs(configs, say))
         say(f"  {figure(bares[-1].total)} s ({per_language(bares[-1].language_seconds)})")
     edits = None
     if not args.no_serve:

@@ -37,6 +37,8 @@ READY_SECONDS = 1800.0
 EDIT_SECONDS = 120.0
 """How long one edit may take to show before it counts as "did not update"."""
 POLL_SECONDS = 0.05
+HEARTBEAT_SECONDS = 30.0
+"""A progress line this often during a long step."""
 QUIET_SECONDS = 1.0
 """Between edits, serve's log must stay unchanged this long: the last rebuild is over."""
 
@@ -55,17 +57,32 @@ def environment() -> dict[str, str]:
     return env
 
 
-def _run(command: list[str], what: str, cwd: Path | None = None) -> tuple[float, str]:
-    """Run ``command``; its wall time and standard output, or BenchError with its errors."""
+def _run(command: list[str], what: str, say: Say, cwd: Path | None = None) -> tuple[float, str]:
+    """Run ``command``; its wall time and standard output, or BenchError with its errors.
+
+    A line every HEARTBEAT_SECONDS while it runs: a 1,000-game build takes minutes.
+    """
     started = time.perf_counter()
-    done = subprocess.run(
-        command, cwd=cwd, env=environment(), capture_output=True, text=True, check=False
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
+    while True:
+        try:
+            # Retrying after a timeout loses no output (subprocess documents it).
+            stdout, stderr = process.communicate(timeout=HEARTBEAT_SECONDS)
+            break
+        except subprocess.TimeoutExpired:
+            say(f"  … {what}: {time.perf_counter() - started:.0f} s so far")
     seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-20:])
-        raise BenchError(f"{what} failed (exit {done.returncode}):\n{tail}")
-    return seconds, done.stdout
+    if process.returncode != 0:
+        tail = "\n".join((stderr or stdout).strip().splitlines()[-20:])
+        raise BenchError(f"{what} failed (exit {process.returncode}):\n{tail}")
+    return seconds, stdout
 
 
 @dataclass(frozen=True)
@@ -80,12 +97,12 @@ class BuildTiming:
     """Each language's MkDocs build, when the build reports it."""
 
 
-def rulesite_build(project: Project) -> BuildTiming:
+def rulesite_build(project: Project, say: Say) -> BuildTiming:
     """Build ``project`` with rulesite in a fresh process."""
     import json
 
     command = [sys.executable, "-m", "bench.build_once", str(project.root)]
-    seconds, output = _run(command, "rulesite build")
+    seconds, output = _run(command, "rulesite build", say)
     report = json.loads(output.strip().splitlines()[-1])
     return BuildTiming(seconds, report["pages"], report["language_seconds"])
 
@@ -143,12 +160,12 @@ def prepare_bare(project: Project, scratch: Path) -> dict[str, Path]:
     return configs
 
 
-def bare_mkdocs(configs: dict[str, Path]) -> BareTiming:
+def bare_mkdocs(configs: dict[str, Path], say: Say) -> BareTiming:
     """``mkdocs build`` of each configuration in turn, each in a fresh process."""
     seconds = {}
     for lang, config in configs.items():
         command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
-        seconds[lang], _ = _run(command, f"bare MkDocs build ({lang})", cwd=config.parent)
+        seconds[lang], _ = _run(command, f"bare MkDocs ({lang})", say, cwd=config.parent)
     return BareTiming(seconds)
 
 
@@ -228,7 +245,7 @@ def serve_edit_to_preview(
         )
         try:
             started = time.perf_counter()
-            if not _wait_for(url, None, process, log, READY_SECONDS):
+            if not _wait_for(url, None, process, log, READY_SECONDS, say):
                 raise BenchError(f"serve: {url} did not answer within {READY_SECONDS:.0f} s")
             say(f"  serve: first page after {time.perf_counter() - started:.1f} s")
             return [_one_edit(project, slug, url, process, log, say, n) for n in range(edits)]
@@ -268,11 +285,20 @@ def _edit_summary(project: Project, slug: str, token: str) -> None:
 
 
 def _wait_for(
-    url: str, token: str | None, process: subprocess.Popen, log: Path, seconds: float
+    url: str,
+    token: str | None,
+    process: subprocess.Popen,
+    log: Path,
+    seconds: float,
+    say: Say | None = None,
 ) -> bool:
     """Poll ``url`` until it answers (and shows ``token``); False after ``seconds``."""
-    deadline = time.monotonic() + seconds
+    started = time.monotonic()
+    deadline, beat = started + seconds, started + HEARTBEAT_SECONDS
     while time.monotonic() < deadline:
+        if say is not None and time.monotonic() > beat:
+            say(f"  … serve: waiting for its first build, {time.monotonic() - started:.0f} s")
+            beat += HEARTBEAT_SECONDS
         if process.poll() is not None:
             tail = "\n".join(log.read_text(encoding="utf-8").splitlines()[-20:])
             raise BenchError(f"rulesite serve stopped (exit {process.returncode}):\n{tail}")

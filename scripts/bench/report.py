@@ -69,7 +69,7 @@ def print_table(results: list[Result]) -> None:
         row.append(figure(result.ms_per_page, 1))
         row += [figure((build.language_seconds or {}).get(lang)) for lang in LANGUAGES]
         row += [_kb(result.payloads[lang].first) for lang in LANGUAGES]
-        row.append(_editfigure(result.edits))
+        row.append(_edit_cell(result.edits))
         rows.append(row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(headers))]
     for row in rows:
@@ -88,7 +88,7 @@ def print_table(results: list[Result]) -> None:
             print(f"search loaded later, {result.games} games (KB raw/gz): {', '.join(later)}")
 
 
-def _editfigure(edits: list[float | None] | None) -> str:
+def _edit_cell(edits: list[float | None] | None) -> str:
     if edits is None:
         return "skipped"
     middle = measure.median(edits)

@@ -39,11 +39,6 @@ def make_project(
     target.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "mkdocs.yml", target / "mkdocs.yml")
     shutil.copytree(REPO / "templates", target / "templates")
-    (target / "scripts" / "rulesite").mkdir(parents=True)
-    shutil.copy(
-        REPO / "scripts" / "rulesite" / "mkdocs_hooks.py",
-        target / "scripts" / "rulesite" / "mkdocs_hooks.py",
-    )
     games_dir = target / "data" / "games"
     games_dir.mkdir(parents=True)
     shutil.copy(REPO / "data" / "site.yaml", target / "data" / "site.yaml")

@@ -30,7 +30,7 @@ def test_interrupt_mid_build_leaves_the_previous_site(tmp_path: Path) -> None:
         text=True,
     )
     deadline = time.monotonic() + 60
-    while not list(project.root.glob(".rulesite-new-*.site/assets")):  # MkDocs is writing
+    while not list(project.root.glob(".rulesite-new-*.site/.rulesite-languages/*/assets")):
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.02)

@@ -49,7 +49,8 @@ def test_build_writes_site_and_content(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("built site: 1 games, 12 pages")
     assert (project / "site" / "en" / "games" / "mini-game" / "faq" / "index.html").exists()
-    assert (project / "content" / "zh" / "games" / "mini-game" / "rules.md").exists()
+    assert (project / "content" / "zh" / "docs" / "games" / "mini-game" / "rules.md").exists()
+    assert (project / "content" / "en" / "mkdocs.yml").exists()
 
 
 def test_schema_command_writes_both_schemas(tmp_path: Path) -> None:

@@ -26,14 +26,3 @@ def test_every_data_file_points_at_its_schema() -> None:
         assert first == "# yaml-language-server: $schema=../schema/game.schema.json", path.name
     first = (REPO / "data" / "site.yaml").read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=schema/site.schema.json"
-
-
-def test_mkdocs_yml_site_names_match_site_yaml() -> None:
-    import re
-
-    import yaml
-
-    site = yaml.safe_load((REPO / "data" / "site.yaml").read_text(encoding="utf-8"))
-    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    names = dict(re.findall(r"- locale: (\w+)\n\s+name: .*\n\s+site_name: (.*)", config))
-    assert names == {lang: site[lang]["site_name"] for lang in ("zh", "en")}

@@ -107,7 +107,7 @@ def test_watcher_reports_a_failed_render_keeps_watching_and_shows_the_fix(
 
     project = Project(make_project(tmp_path / "p"))
     game = project.data_dir / "games" / "mini-game.yaml"
-    overview = project.content_dir / "en" / "games" / "mini-game" / "index.md"
+    overview = project.content_dir / "en" / "docs" / "games" / "mini-game" / "index.md"
     failures = [RuntimeError("bad label \x1b[31m"), FileNotFoundError("mini-game.yaml")]
     real_render = serve.render_content
 

@@ -175,7 +175,7 @@ def test_works_under_any_site_url(real_project: Project, tmp_path, monkeypatch) 
     assert (
         'rel="canonical" href="https://example.org/boardgames/rules/en/games/nations/faq/"' in html
     )
-    assert 'href="../../../../assets/' in html  # pages link to assets relatively
+    assert 'href="../../../assets/' in html  # pages link to their language's assets relatively
 
 
 def test_bad_data_leaves_the_previous_site_untouched(tmp_path) -> None:

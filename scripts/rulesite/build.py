@@ -2,26 +2,31 @@
 
 Order: refuse a site folder that would hide or replace the user's files → take the project's
 build lock → finish or clear what earlier builds left → load + validate every file → render every
-page (in memory) → write the Markdown into a scratch folder → run MkDocs (strict) from it into a
-folder beside the site folder → swap both into place (``publish.py``). A failure at any step
-leaves the previous ``content/`` and ``site/`` exactly as they were.
+page (in memory) → write one MkDocs project per language into a scratch ``content/``
+(``mkdocs_project.py``) → build the languages in parallel processes, each into a folder beside
+the site folder → assemble them (the default language at the root, the others under ``<lang>/``)
+→ swap site and content into place (``publish.py``). A failure at any step leaves the previous
+``content/`` and ``site/`` exactly as they were.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import logging
+import multiprocessing
 import os
 import re
+import shutil
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulesite import publish
-from rulesite.errors import BuildError
-from rulesite.project import Project
+from rulesite.errors import BuildError, UsageError
+from rulesite.mkdocs_project import LanguageProject, write_projects
+from rulesite.project import LANGUAGES, Project
 from rulesite.render import render_pages
 from rulesite.terminal import printable
 from rulesite.validate import Catalog, load_catalog
@@ -32,8 +37,8 @@ CONTENT_GITIGNORE = (
     "*\n!.gitignore\n"
 )
 
-SEARCH_TERMS = ".search-terms.txt"
-"""jieba user dictionary in content/ (MkDocs skips dot files, so it is not published)."""
+_LANGUAGE_BUILDS = ".rulesite-languages"
+"""Folder inside the staged site where each language is built before the site is assembled."""
 
 
 @dataclass(frozen=True)
@@ -48,15 +53,27 @@ class BuildReport:
     """Wall time of the whole build."""
     site_dir: Path
     """Where the site was written."""
+    language_seconds: dict[str, float]
+    """Wall time of each language's MkDocs build (they run in parallel)."""
 
 
-def build(project: Project, site_dir: Path | None = None, strict: bool = True) -> BuildReport:
+def build(
+    project: Project,
+    site_dir: Path | None = None,
+    strict: bool = True,
+    languages: tuple[str, ...] = LANGUAGES,
+) -> BuildReport:
     """Validate, render and build the site; replace ``site_dir`` only on success.
 
-    Raises UsageError when the site folder is unsafe or another build is running, DataError for
-    invalid data, BuildError when rendering, MkDocs or writing fails.
+    With every language, the site is whole: the default language at its root, the others under
+    ``<lang>/``. With one language, the site folder holds that language's site alone, ready for
+    ``rulesite assemble``. Raises UsageError when the site folder is unsafe or another build is
+    running, DataError for invalid data, BuildError when rendering, MkDocs or writing fails.
     """
     started = time.perf_counter()
+    unknown = [lang for lang in languages if lang not in LANGUAGES]
+    if unknown or not languages:
+        raise UsageError(f"unknown language {unknown[0]!r}; the site has: {', '.join(LANGUAGES)}")
     target = (site_dir or project.site_dir).resolve()
     publish.check_site_location(project, target)
     with publish.lock(project.root):
@@ -66,20 +83,53 @@ def build(project: Project, site_dir: Path | None = None, strict: bool = True) -
         catalog = load_catalog(project)
         pages = render_pages(project, catalog)
         with _writing(project, target), publish.staged(project.content_dir, target) as swap:
-            write_content(swap.new_content, catalog, pages)
-            run_mkdocs(
-                project,
-                catalog,
-                swap.new_content,
-                swap.new_site,
-                swap.new_content / SEARCH_TERMS,
-                strict=strict,
+            projects = write_content(project, swap.new_content, catalog, pages)
+            chosen = [p for p in projects if p.lang in languages]
+            builds = swap.new_site / _LANGUAGE_BUILDS
+            seconds = build_languages(project, chosen, builds, strict=strict)
+            assemble_languages(
+                {p.lang: builds / p.lang for p in chosen}, swap.new_site, whole=len(chosen) > 1
             )
+            builds.rmdir()
             # content/ holds nothing but generated files, so it is replaced as one folder:
-            # readers of content/ (MkDocs' live reload, a person) never see one language new,
-            # one old; and it is swapped with site/, so the two always come from one build.
+            # readers of content/ (a person, a preview) never see one language new, one old;
+            # and it is swapped with site/, so the two always come from one build.
             swap.publish()
-    return BuildReport(len(pages), len(catalog.games), time.perf_counter() - started, target)
+    return BuildReport(
+        len(pages), len(catalog.games), time.perf_counter() - started, target, seconds
+    )
+
+
+def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = None) -> Path:
+    """Put languages built separately (``build --language``) together, as a whole build would.
+
+    Every language is needed; each folder must hold a site a build wrote. ``content/`` is kept
+    as it is. Returns the site folder.
+    """
+    missing = [lang for lang in LANGUAGES if lang not in parts]
+    if missing:
+        raise UsageError(f"assemble needs every language; missing: {', '.join(missing)}")
+    for lang, folder in parts.items():
+        if not (folder / publish.MARKER).is_file():
+            raise UsageError(
+                f"{printable(str(folder))}: not a site `rulesite build --language {lang}` wrote "
+                f"(no {publish.MARKER} file)"
+            )
+    target = (site_dir or project.site_dir).resolve()
+    publish.check_site_location(project, target)
+    with publish.lock(project.root):
+        publish.recover(project, target)
+        publish.check_replaceable(project, target)
+        with _writing(project, target), publish.staged(project.content_dir, target) as swap:
+            # Only the site changes: the staged content/ is the current one.
+            swap.new_content.rmdir()
+            if project.content_dir.is_dir():
+                shutil.copytree(project.content_dir, swap.new_content, symlinks=True)
+            else:
+                swap.new_content.mkdir()
+            assemble_languages(parts, swap.new_site, whole=True, copy=True)
+            swap.publish()
+    return target
 
 
 def render_content(project: Project) -> tuple[Catalog, int]:
@@ -90,7 +140,7 @@ def render_content(project: Project) -> tuple[Catalog, int]:
     with publish.lock(project.root, wait=True):
         publish.recover(project)
         with _writing(project, None), publish.staged(project.content_dir, None) as swap:
-            write_content(swap.new_content, catalog, pages)
+            write_content(project, swap.new_content, catalog, pages)
             swap.publish()
     return catalog, len(pages)
 
@@ -107,64 +157,148 @@ def _writing(project: Project, target: Path | None) -> Iterator[None]:
         ) from None
 
 
-def write_content(folder: Path, catalog: Catalog, pages: dict[str, str]) -> None:
-    """Everything ``content/`` holds: the pages, the search dictionary, the .gitignore."""
-    write_pages(folder, pages)
-    write_search_dictionary(catalog, folder / SEARCH_TERMS)
+def write_content(
+    project: Project, folder: Path, catalog: Catalog, pages: dict[str, str]
+) -> list[LanguageProject]:
+    """Everything ``content/`` holds: a project per language, and the .gitignore."""
+    projects = write_projects(project, folder, catalog, pages)
     (folder / ".gitignore").write_text(CONTENT_GITIGNORE, encoding="utf-8")
+    return projects
 
 
-def write_pages(folder: Path, pages: dict[str, str]) -> None:
-    """Write rendered pages under ``folder`` (paths are content-relative, '/'-separated)."""
-    for relative, text in sorted(pages.items()):
-        path = folder / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
+def build_languages(
+    project: Project, projects: list[LanguageProject], out: Path, strict: bool = True
+) -> dict[str, float]:
+    """Build each language's project into ``out/<lang>``, in parallel processes.
 
-
-def write_search_dictionary(catalog: Catalog, path: Path) -> Path:
-    """A jieba user dictionary of every game's Chinese terms, so they stay whole words."""
-    terms = sorted(
-        {term for game in catalog.games for term in game.terms}
-        | {game.title.zh for game in catalog.games}
+    Returns each language's build time. Every language's problems are reported together.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    if len(projects) == 1:
+        language = projects[0]
+        started = time.perf_counter()
+        run_mkdocs(language.config_file, out / language.lang, strict=strict)
+        return {language.lang: time.perf_counter() - started}
+    results = _in_processes(
+        [(p.lang, (str(p.config_file), str(out / p.lang), strict)) for p in projects]
     )
-    path.write_text(
-        "".join(f"{term.replace(' ', '')} 100000\n" for term in terms), encoding="utf-8"
-    )
-    return path
+    problems = [line for lang, (_, error) in results.items() if error for line in error]
+    if problems:
+        raise BuildError("\n".join(dict.fromkeys(problems)))
+    return {lang: seconds for lang, (seconds, _) in results.items()}
 
 
-def run_mkdocs(
-    project: Project,
-    catalog: Catalog,
-    docs_dir: Path,
-    site_dir: Path,
-    terms_file: Path,
-    strict: bool = True,
+def _in_processes(
+    jobs: list[tuple[str, tuple[str, str, bool]]],
+) -> dict[str, tuple[float, list[str] | None]]:
+    # Forked workers share the imported MkDocs, Material and jieba with this process, so they
+    # start at once. Each sends back its time and its problems; a worker that dies says so.
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    running = []
+    for lang, args in jobs:
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(target=_language_worker, args=(sender, *args), daemon=True)
+        process.start()
+        sender.close()
+        running.append((lang, process, receiver))
+    results: dict[str, tuple[float, list[str] | None]] = {}
+    try:
+        for lang, process, receiver in running:
+            try:
+                results[lang] = receiver.recv()
+            except EOFError:
+                process.join()
+                results[lang] = (
+                    0.0,
+                    [f"MkDocs build of {lang!r} stopped (exit {process.exitcode})"],
+                )
+            process.join()
+    finally:
+        for _, process, _ in running:
+            if process.is_alive():
+                process.kill()
+                process.join()
+    return results
+
+
+def _language_worker(sender, config_file: str, site_dir: str, strict: bool) -> None:
+    """Child process: build one language; send (seconds, None) or (seconds, problem lines)."""
+    _die_with_parent()
+    started = time.perf_counter()
+    try:
+        run_mkdocs(Path(config_file), Path(site_dir), strict=strict)
+        outcome = None
+    except BuildError as error:
+        outcome = error.lines()
+    except KeyboardInterrupt:
+        outcome = ["interrupted"]
+    except Exception as error:  # a bug: still one line, the parent decides how to report it
+        outcome = [f"MkDocs build failed: {type(error).__name__}: {error}"]
+    sender.send((time.perf_counter() - started, outcome))
+    sender.close()
+
+
+def _die_with_parent() -> None:
+    # A killed build must not leave a worker writing into folders the next build cleans up.
+    # Linux can end a child with its parent; elsewhere the worker finishes its own build.
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+def assemble_languages(
+    sites: dict[str, Path], target: Path, whole: bool, copy: bool = False
 ) -> None:
-    """Run a real MkDocs build of ``docs_dir`` into ``site_dir``; warnings fail when strict."""
+    """Put language sites into ``target``: the default language's at the root, the others
+    under ``<lang>/``; with one language (``whole`` false), that language's site at the root.
+
+    Moves the trees (they are staged beside ``target``), or copies them with ``copy``. The
+    marker file of separately built sites is left out: the publish step writes the site's own.
+    """
+    for lang, site in sites.items():
+        at_root = lang == LANGUAGES[0] or not whole
+        destination = target if at_root else target / lang
+        destination.mkdir(parents=True, exist_ok=True)
+        for entry in sorted(site.iterdir()):
+            if entry.name == publish.MARKER:
+                continue
+            if copy:
+                if entry.is_dir():
+                    shutil.copytree(entry, destination / entry.name)
+                else:
+                    shutil.copy2(entry, destination / entry.name)
+            else:
+                entry.rename(destination / entry.name)
+        if not copy:
+            shutil.rmtree(site)
+
+
+def run_mkdocs(config_file: Path, site_dir: Path, strict: bool = True) -> None:
+    """Run a real MkDocs build of one generated project into ``site_dir``.
+
+    Warnings fail the build when strict; each names the data file its page came from.
+    """
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    collector = _WarningCollector(project)
+    collector = _WarningCollector()
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(collector)
-    _fresh_jieba()
     try:
-        with _source_date_epoch(catalog):
-            config = load_config(
-                str(project.mkdocs_file),
-                docs_dir=str(docs_dir),
-                site_dir=str(site_dir),
-                strict=strict,
-            )
-            configure(config, catalog, terms_file)
-            config.plugins.on_startup(command="build", dirty=False)
-            try:
-                mkdocs_build(config)
-            finally:
-                config.plugins.on_shutdown()
+        config = load_config(str(config_file), site_dir=str(site_dir), strict=strict)
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            mkdocs_build(config)
+        finally:
+            config.plugins.on_shutdown()
     except MkDocsException as exc:
         raise BuildError("\n".join([*collector.messages, f"MkDocs build failed: {exc}"])) from None
     except OSError as exc:
@@ -176,53 +310,11 @@ def run_mkdocs(
         raise BuildError("\n".join(collector.messages))
 
 
-def configure(config, catalog: Catalog, terms_file: Path) -> None:
-    """Settings that come from the data rather than from ``mkdocs.yml``."""
-    i18n = config.plugins.get("i18n")
-    if i18n is not None:
-        for language in i18n.config.languages:
-            settings = getattr(catalog.site, language.locale, None)
-            if settings is not None:
-                language.site_name = settings.site_name
-        config.site_name = catalog.site.zh.site_name
-    search = config.plugins.get("material/search")
-    if search is not None:
-        search.config.jieba_dict_user = str(terms_file)
-
-
-def _fresh_jieba() -> None:
-    with contextlib.suppress(ImportError):
-        import jieba
-
-        jieba.setLogLevel(logging.WARNING)
-        # Loading user words raises jieba's global word frequencies each time, so a second build
-        # in the same process would segment differently; start every build from the stock state.
-        jieba.dt.__init__()
-
-
-@contextlib.contextmanager
-def _source_date_epoch(catalog: Catalog) -> Iterator[None]:
-    # Dates written into the site (sitemap) must not depend on when the build ran, so two builds
-    # of the same data are identical. An explicit SOURCE_DATE_EPOCH wins; otherwise use the
-    # newest verification date in the data.
-    if "SOURCE_DATE_EPOCH" in os.environ:
-        yield
-        return
-    newest = max(game.card.verified for game in catalog.games)
-    stamp = dt.datetime.combine(newest, dt.time(), tzinfo=dt.UTC).timestamp()
-    os.environ["SOURCE_DATE_EPOCH"] = str(int(stamp))
-    try:
-        yield
-    finally:
-        del os.environ["SOURCE_DATE_EPOCH"]
-
-
 class _WarningCollector(logging.Handler):
     """Collects MkDocs warnings, naming the data file a generated page came from."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self) -> None:
         super().__init__(logging.WARNING)
-        self.project = project
         self.messages: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -233,7 +325,7 @@ class _WarningCollector(logging.Handler):
 
 
 def _name_data_file(message: str) -> str:
-    slugs = set(re.findall(r"(?:zh|en)/games/([a-z0-9-]+)/", message))
+    slugs = set(re.findall(r"\bgames/([a-z0-9-]+)/", message))
     if len(slugs) == 1:
         return f"data/games/{slugs.pop()}.yaml: {message}"
     return message

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from rulesite.errors import RulesiteError, UsageError
-from rulesite.project import Project
+from rulesite.project import LANGUAGES, Project
 from rulesite.terminal import printable
 
 INTERNAL_ERROR = 4
@@ -87,7 +87,24 @@ def _parser() -> argparse.ArgumentParser:
         "build", parents=[common], help="validate, render content/, build site/ (strict)"
     )
     build.add_argument("--site-dir", help="write the site here instead of site/")
+    build.add_argument(
+        "--language",
+        action="append",
+        choices=LANGUAGES,
+        help="build only this language's site (for `rulesite assemble`); repeatable",
+    )
     build.set_defaults(run=_build)
+
+    assemble = commands.add_parser(
+        "assemble",
+        parents=[common],
+        help="put separately built languages together into one site",
+    )
+    assemble.add_argument(
+        "parts", nargs="+", metavar="LANG=DIR", help="a language and the folder it was built to"
+    )
+    assemble.add_argument("--site-dir", help="write the site here instead of site/")
+    assemble.set_defaults(run=_assemble)
 
     serve = commands.add_parser(
         "serve", parents=[common], help="preview with live reload on data/templates edits"
@@ -121,11 +138,30 @@ def _build(project: Project, args: argparse.Namespace) -> int:
     from rulesite.build import build
 
     site_dir = Path(args.site_dir).resolve() if args.site_dir else None
-    report = build(project, site_dir=site_dir)
+    languages = tuple(dict.fromkeys(args.language)) if args.language else LANGUAGES
+    report = build(project, site_dir=site_dir, languages=languages)
+    each = ", ".join(f"{lang} {seconds:.1f} s" for lang, seconds in report.language_seconds.items())
     print(
         f"built {project.display(report.site_dir)}: {report.games} games, "
-        f"{report.pages} pages, {report.seconds:.1f} s"
+        f"{report.pages} pages, {report.seconds:.1f} s ({each})"
     )
+    return 0
+
+
+def _assemble(project: Project, args: argparse.Namespace) -> int:
+    from rulesite.build import assemble
+
+    parts: dict[str, Path] = {}
+    for part in args.parts:
+        lang, sep, folder = part.partition("=")
+        if not sep or lang not in LANGUAGES or not folder:
+            raise UsageError(
+                f"{printable(part)}: write LANG=DIR with LANG one of {', '.join(LANGUAGES)}"
+            )
+        parts[lang] = Path(folder).resolve()
+    site_dir = Path(args.site_dir).resolve() if args.site_dir else None
+    target = assemble(project, parts, site_dir)
+    print(f"assembled {project.display(target)}: {', '.join(parts)}")
     return 0
 
 

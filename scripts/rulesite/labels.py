@@ -16,6 +16,7 @@ from rulesite.load import Document, KeyPath
 from rulesite.model import Text
 
 LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
+    "lang_name": frozenset(),
     "title_quoted": frozenset({"title"}),
     "page_overview": frozenset(),
     "page_rules": frozenset(),

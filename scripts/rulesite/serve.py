@@ -1,20 +1,25 @@
-"""Live preview: MkDocs' own server plus a watcher that re-renders content/ from data/.
+"""Live preview: a watcher re-renders content/ from data/, and the preview site is rebuilt from it.
 
-MkDocs reloads when content/ changes; it cannot know that content/ is generated, so this module
-re-renders it whenever data/ or templates/pages change. Invalid data is reported and the last
-good pages stay up, so an editor can fix the file while the preview keeps working.
+The watcher re-renders ``content/`` (one MkDocs project per language) whenever data/ or templates/
+change; MkDocs' live-reload server watches ``content/``, rebuilds both languages into a preview
+folder outside the project, assembles them as a real build does, and reloads the browser.
+Invalid data is reported and the last good pages stay up, so an editor can fix the file while
+the preview keeps working.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 
-from rulesite.build import SEARCH_TERMS, configure, render_content
+from rulesite.build import assemble_languages, build_languages, render_content
 from rulesite.errors import RulesiteError
+from rulesite.mkdocs_project import language_projects
 from rulesite.project import Project
 from rulesite.terminal import printable
 
@@ -23,10 +28,10 @@ SETTLE_SECONDS = 0.1
 
 
 def serve(project: Project, dev_addr: str) -> None:
-    """Render once (errors are fatal here), then serve with live reload until interrupted."""
+    """Render and build once (errors are fatal here), then serve with live reload."""
     import logging
 
-    import mkdocs.commands.serve as mkdocs_serve_module
+    from mkdocs.livereload import LiveReloadServer
 
     # MkDocs' own CLI would set up its log output; we call it as a library, so do it here to
     # show "Serving on http://..." and rebuild messages.
@@ -35,28 +40,49 @@ def serve(project: Project, dev_addr: str) -> None:
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(handler)
     mkdocs_log.setLevel(logging.INFO)
-    catalog, _ = render_content(project)
-    terms = project.content_dir / SEARCH_TERMS
-    stop = threading.Event()
-    threading.Thread(target=_watch, args=(project, stop), daemon=True).start()
-
-    # MkDocs' server reloads its config on every rebuild; wrap its loader so each reload gets
-    # the site names and search dictionary that `rulesite build` takes from data/.
-    original = mkdocs_serve_module.load_config
-
-    def load_config(*args, **kwargs):
-        config = original(*args, **kwargs)
-        configure(config, catalog, terms)
-        return config
-
-    mkdocs_serve_module.load_config = load_config
-    try:
-        mkdocs_serve_module.serve(
-            str(project.mkdocs_file), livereload=True, dev_addr=dev_addr, strict=False
+    host, _, port = dev_addr.rpartition(":")
+    render_content(project)
+    with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:
+        preview = Path(scratch) / "site"
+        build_preview(project, preview)
+        server = LiveReloadServer(
+            builder=lambda: _rebuild(project, preview), host=host, port=int(port), root=str(preview)
         )
+        server.watch(str(project.content_dir))
+        stop = threading.Event()
+        threading.Thread(target=_watch, args=(project, stop), daemon=True).start()
+        try:
+            server.serve()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            stop.set()
+            server.shutdown()
+
+
+def build_preview(project: Project, preview: Path) -> None:
+    """Build ``content/`` into ``preview`` (not strict), replacing it by rename when done."""
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=preview.parent))
+    try:
+        projects = language_projects(project.content_dir)
+        builds = work / "languages"
+        build_languages(project, projects, builds, strict=False)
+        site = work / "site"
+        assemble_languages({p.lang: builds / p.lang for p in projects}, site, whole=True)
+        old = work / "old"
+        if preview.exists():
+            preview.rename(old)
+        site.rename(preview)
     finally:
-        mkdocs_serve_module.load_config = original
-        stop.set()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _rebuild(project: Project, preview: Path) -> None:
+    try:
+        build_preview(project, preview)
+    except RulesiteError as error:
+        for line in error.lines():
+            _say(line)
 
 
 Snapshot = dict[str, tuple[int, int]]

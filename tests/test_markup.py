@@ -151,3 +151,10 @@ def test_no_text_makes_markup_that_survives_a_page(text: str) -> None:
     assert found[0][0] == "h2" and not any(re.fullmatch(r"h[1-6]", tag) for tag, _ in found[1:])
     for _, attributes in found:
         assert set(attributes) <= {"id", "class", "href", "rel", "align", "start"}, found
+
+
+@given(st.one_of(st.text(max_size=80), st.lists(MARKDOWN_PIECES, max_size=20).map("".join)))
+def test_the_plain_line_shortcut_agrees_with_markdown(text: str) -> None:
+    if markup._PLAIN_LINE.fullmatch(text):
+        markup._MD.reset()
+        assert markup._to_html.__wrapped__(text) == markup._MD.convert(text)

@@ -118,12 +118,25 @@ def _data_markdown() -> markdown.Markdown:
 _MD = _data_markdown()
 
 
-@functools.lru_cache(maxsize=4096)
+_PLAIN_LINE = re.compile(
+    r"[^\s\\`*_\[\]<>&!|~^#=+\-.)0-9:/\x00-\x1f\x7f][^\\`*_\[\]<>&!|~^#\n\r\x00-\x1f\x7f\u2028\u2029\x85]*"
+)
+"""A line that Markdown leaves as plain text: nothing that can start syntax, no line break."""
+
+_CACHED_TEXTS = 1 << 16
+"""Rendered texts kept (a few MB): every text of a large catalogue, rendered once per process."""
+
+
+@functools.lru_cache(maxsize=_CACHED_TEXTS)
 def _to_html(text: str) -> str:
     # Cached: validation renders a text with links (unsafe_links), then the build renders it
     # again, and a title or question is shown on many pages (a question under every rule
     # section it explains). Each text is parsed once, so a file's Markdown time grows with its
     # size, not with how often its texts are shown (model.TextLimits).
+    if _PLAIN_LINE.fullmatch(text):
+        # Most titles, names and labels are one line with no Markdown at all: Python-Markdown
+        # would only wrap them in a paragraph and escape them (test_markup checks it agrees).
+        return f"<p>{html.escape(text, quote=False)}</p>"
     _MD.reset()
     return _MD.convert(text)
 
@@ -135,6 +148,7 @@ def inert_text(value: object) -> Markup:
     return Markup(str(value).translate(_TEXT_ESCAPES))
 
 
+@functools.lru_cache(maxsize=_CACHED_TEXTS)
 def block(text: str) -> Markup:
     """Data Markdown with paragraphs, lists and tables, as one raw HTML block."""
     cleaned = _BLOCK_CLEANER.clean(_to_html(text))
@@ -147,6 +161,7 @@ _BLOCK_START = re.compile(r"^(\d*)([-+*.)](?=\s|$)|>)")
 and tables are off, or need more than one line)."""
 
 
+@functools.lru_cache(maxsize=_CACHED_TEXTS)
 def inline(text: str) -> Markup:
     """One line of data Markdown (emphasis, code, links): for headings, cells, list items."""
     line = one_line(text)
@@ -204,6 +219,15 @@ def fill(template: str, values: Mapping[str, object]) -> Markup:
     inert text. The label is rendered with stand-ins for its placeholders, so a value can never
     change how the label's own Markdown is read.
     """
+    # Pages repeat the same labels with the same values many times: remember the results. The
+    # type is part of the key: Markup("<em>") and "<em>" fill in differently.
+    key = tuple(sorted((name, type(value), value) for name, value in values.items()))
+    return _fill(template, key)
+
+
+@functools.lru_cache(maxsize=_CACHED_TEXTS)
+def _fill(template: str, key: tuple[tuple[str, type, object], ...]) -> Markup:
+    values = {name: value for name, _, value in key}
     names: list[str] = []
 
     def stand_in(match: re.Match[str]) -> str:

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -75,3 +76,19 @@ def serve_site(site_dir: Path, mount: str = "rulesite") -> Iterator[str]:
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:
         pass
+
+
+class _ElementCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, dict(attrs)))
+
+
+def elements(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    """(tag, attributes) of every element of ``html``, as a browser would read them."""
+    collector = _ElementCollector()
+    collector.feed(html)
+    return collector.found

@@ -15,7 +15,7 @@ from rulesite.errors import DataError
 from rulesite.markup import unsafe_links
 from rulesite.project import Project
 from rulesite.validate import load_catalog
-from tests.helpers import GOOD, REPO, good_game_text, make_project, serve_site
+from tests.helpers import GOOD, REPO, elements, good_game_text, make_project, serve_site
 
 PAYLOADS = [
     "<script>alert('p1')</script>",
@@ -181,31 +181,11 @@ def test_the_finder_finds_active_content() -> None:
     assert active_content('<meta content="&lt;svg onload=x&gt;">') == []
 
 
-class AttributeCollector(HTMLParser):
-    """Every element's attributes, and the ids, of one page."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.elements: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.elements.append((tag, dict(attrs)))
-
-    @property
-    def ids(self) -> list[str | None]:
-        return [attrs["id"] for _, attrs in self.elements if "id" in attrs]
-
-
-def attributes_of(html: str) -> AttributeCollector:
-    collector = AttributeCollector()
-    collector.feed(html)
-    return collector
-
-
 def test_ids_are_unique_and_the_theme_config_is_the_only_config(hostile_site) -> None:
     site_dir, _ = hostile_site
     for page in sorted(site_dir.rglob("*.html")):
-        ids = attributes_of(page.read_text(encoding="utf-8")).ids
+        found = elements(page.read_text(encoding="utf-8"))
+        ids = [attrs["id"] for _, attrs in found if "id" in attrs]
         duplicates = {i for i in ids if ids.count(i) > 1}
         assert duplicates == set(), page.relative_to(site_dir)
         assert ids.count("__config") == 1, page.relative_to(site_dir)
@@ -214,12 +194,12 @@ def test_ids_are_unique_and_the_theme_config_is_the_only_config(hostile_site) ->
 def test_data_sets_no_title_class_or_data_attribute(hostile_site) -> None:
     site_dir, _ = hostile_site
     for page in sorted(site_dir.rglob("*.html")):
-        elements = attributes_of(page.read_text(encoding="utf-8")).elements
+        found = elements(page.read_text(encoding="utf-8"))
         where = page.relative_to(site_dir)
-        for tag, attrs in elements:
+        for tag, attrs in found:
             assert "<" not in (attrs.get("title") or ""), (where, tag, attrs)
             assert "evil.example" not in (attrs.get("href") or ""), (where, tag, attrs)
-        calculators = [a for _, a in elements if "rs-calc" in (a.get("class") or "").split()]
+        calculators = [a for _, a in found if "rs-calc" in (a.get("class") or "").split()]
         # Only the template's calculator (mini-game has one) carries the calculator class.
         assert all(a.get("data-calculator") == "mini-game" for a in calculators), where
         assert len(calculators) <= 1, where

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 import markdown
 import pytest
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 from markupsafe import Markup
 
 from rulesite import markup
+from tests.helpers import elements
 
 PAGE_EXTENSIONS = ["attr_list", "md_in_html", "tables", "toc"]
 """The page-level Markdown of mkdocs.yml, which fragments must pass through unchanged."""
@@ -20,22 +20,6 @@ PAGE_EXTENSIONS = ["attr_list", "md_in_html", "tables", "toc"]
 def page(markdown_text: str) -> str:
     """Render a page the way MkDocs does (the same extensions as mkdocs.yml)."""
     return markdown.markdown(markdown_text, extensions=PAGE_EXTENSIONS)
-
-
-class _Elements(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.found.append((tag, dict(attrs)))
-
-
-def elements(html: str) -> list[tuple[str, dict[str, str | None]]]:
-    """(tag, attributes) of every element, as a browser would read them."""
-    parser = _Elements()
-    parser.feed(html)
-    return parser.found
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from rulesite.model import Calculator
 from rulesite.scoring.bounds import SAFE_INTEGER, Span, check_bounds, span
+from rulesite.scoring.compiler import compile_calculator
+from rulesite.scoring.engine import Model
 from rulesite.scoring.expr import Tree, evaluate, parse
 
 LIMIT = "±9,007,199,254,740,991, the largest whole number a browser computes exactly"
@@ -88,7 +90,7 @@ def test_floor_division_in_the_safe_range_is_exact_in_doubles(dividend: int, div
 # Whole calculators: where a problem is reported, and that it is reported once.
 
 
-def calculator(**changes: Any) -> Calculator:
+def calculator(**changes: Any) -> Model:
     data: dict[str, Any] = {
         "id": "test",
         "title": {"zh": "测试", "en": "Test"},
@@ -111,7 +113,7 @@ def calculator(**changes: Any) -> Calculator:
             },
         ],
     }
-    return Calculator.model_validate({**data, **changes})
+    return compile_calculator(Calculator.model_validate({**data, **changes}))
 
 
 def ranged_inputs(high: int = 1_000_000) -> list[dict[str, Any]]:

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesite.project import Project
-from rulesite.scoring.engine import compile_calculator, rank_awards, rarity_points, score
+from rulesite.scoring.compiler import compile_calculator
+from rulesite.scoring.engine import rank_awards, rarity_points, score
 from rulesite.scoring.inputs import check
 from rulesite.validate import load_catalog
 from tests.helpers import REPO

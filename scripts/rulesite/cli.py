@@ -173,7 +173,8 @@ def _serve(project: Project, args: argparse.Namespace) -> int:
 
 
 def _score(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.scoring.cli import read_input, result_json, score_command
+    from rulesite.score import score_command
+    from rulesite.scoring.command import read_input, result_json
 
     result = score_command(project, args.calculator, read_input(args.input))
     print(result_json(result, sys.stdout.encoding))

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rulesite.load import KeyPath
-from rulesite.model import Calculator, ScoreTerm
-from rulesite.scoring.engine import evaluation_order
-from rulesite.scoring.expr import Tree, names, parse
+from rulesite.scoring.compiler import Term
+from rulesite.scoring.engine import Model
+from rulesite.scoring.expr import Tree, names
 
 SAFE_INTEGER = 2**53 - 1
 """JavaScript's ``Number.MAX_SAFE_INTEGER``: the largest whole number it computes exactly."""
@@ -71,76 +71,87 @@ def span(tree: Tree, names: Mapping[str, Span]) -> Span:
     raise ValueError(f"unknown operation {op!r}")
 
 
-def check_bounds(calc: Calculator, path: KeyPath) -> list[tuple[KeyPath, str]]:
-    """Every place where ``calc`` could compute a number beyond ±SAFE_INTEGER.
+def check_bounds(model: Model, path: KeyPath) -> list[tuple[KeyPath, str]]:
+    """Every place where a compiled calculator could compute a number beyond ±SAFE_INTEGER.
 
-    Needs a calculator whose names resolve and whose terms have no cycle. Each problem is
-    reported where it starts: what uses a value already reported is not reported again.
+    ``path`` locates the calculator in its file. Each problem is reported where it starts: what
+    uses a value already reported is not reported again.
     """
-    return _Checker(calc, path).run()
+    return _Checker(model, path).run()
+
+
+FORMULA_KEYS: dict[str, KeyPath] = {
+    "formula": ("formula",),
+    "fewer": ("fewer",),
+    "rank": ("rank", "by"),
+}
+"""Where each kind of line writes the formula compiled into its ``tree``."""
 
 
 class _Checker:
-    def __init__(self, calc: Calculator, path: KeyPath) -> None:
-        self.calc = calc
+    def __init__(self, model: Model, path: KeyPath) -> None:
+        self.model = model
         self.path = path
         self.problems: list[tuple[KeyPath, str]] = []
-        self.names: dict[str, Span | None] = {i.id: Span.of(i.min, i.max) for i in calc.inputs}
+        self.names: dict[str, Span | None] = {
+            i["id"]: Span.of(i["min"], i["max"]) for i in model["inputs"]
+        }
         """Range of every name; None for a term whose range was already reported."""
-        self.names["players"] = Span.of(calc.players.min, calc.players.max)
-        for setting in calc.settings:
-            for option in setting.options:
-                self.names[f"{setting.id}_{option.id}"] = Span.of(0, 1)
+        self.players = Span.of(*model["players"])
+        self.names["players"] = self.players
+        for setting in model["settings"]:
+            for option in setting["options"]:
+                self.names[f"{setting['id']}_{option}"] = Span.of(0, 1)
 
     def run(self) -> list[tuple[KeyPath, str]]:
-        terms = {t.id: (index, t) for index, t in enumerate(self.calc.terms)}
+        terms = {t["id"]: (index, t) for index, t in enumerate(self.model["terms"])}
         values = []
-        for term_id in evaluation_order(self.calc.terms):
+        for term_id in self.model["order"]:
             index, term = terms[term_id]
             value = self.term(term, (*self.path, "terms", index))
-            if value is not None and term.players is not None:
+            if value is not None and "players" in term:
                 value = value.with_zero()  # an inactive term counts as 0
-            self.names[term.id] = value
+            self.names[term_id] = value
             values.append(value)
         if None not in values:
             self.total([v for v in values if v is not None])
-        for index, breaker in enumerate(self.calc.tiebreakers):
-            self.formula(breaker.by, (*self.path, "tiebreakers", index, "by"))
+        for index, breaker in enumerate(self.model["tiebreakers"]):
+            self.formula(breaker["by"], (*self.path, "tiebreakers", index, "by"))
         return self.problems
 
-    def term(self, term: ScoreTerm, where: KeyPath) -> Span | None:
+    def term(self, term: Term, where: KeyPath) -> Span | None:
         """The range of a term's points; None when it is reported."""
-        players = self.calc.players
-        if term.formula is not None:
-            return self.formula(term.formula, (*where, "formula"))
-        if term.fewer is not None:
-            self.formula(term.fewer, (*where, "fewer"))
-            return Span.of(0, players.max - 1)
-        if term.rank is not None:
-            self.formula(term.rank.by, (*where, "rank", "by"))
-            points = [p for table in term.rank.awards for p in table.points] + [0]
-            value = Span.of(min(points), max(points))
-            where = (*where, "rank", "awards")
-            if term.rank.tie == "split":  # tied players add up their places' points first
-                pools = [_pooled(table.points, players.max) for table in term.rank.awards]
-                value = Span.of(value.low, value.high, *pools)
-                return self.check(
-                    value, where, "the award points", 'when tied players add them up ("split")',
-                    "use smaller points",
-                )  # fmt: skip
-            return self.check(value, where, "the award points", "", "use smaller points")
-        assert term.rarity is not None
-        rarity = term.rarity
-        worth = Span.of(min(rarity.values), max(rarity.values))
-        goods = [self.names[kind] for kind in rarity.kinds]  # inputs: never None
+        kind = term["kind"]
+        if kind in FORMULA_KEYS:
+            amount = self.formula(term["tree"], (*where, *FORMULA_KEYS[kind]))
+            if kind == "formula":
+                return amount
+        if kind == "fewer":
+            return Span.of(0, self.players.high - 1)
+        if kind == "rank":
+            return self.rank(term, (*where, "rank", "awards"))
+        rarity = term
+        worth = Span.of(min(rarity["values"]), max(rarity["values"]))
+        goods = [self.names[kind] for kind in rarity["kinds"]]  # inputs: never None
         value = _sum([_times(amount, worth) for amount in goods if amount is not None])
         return self.check(
             value, (*where, "rarity", "values"), "the points", _IN_RANGE,
             "narrow the input ranges or use smaller values",
         )  # fmt: skip
 
-    def formula(self, text: str, where: KeyPath) -> Span | None:
-        tree = parse(text)
+    def rank(self, term: Term, where: KeyPath) -> Span | None:
+        points = [p for table in term["awards"] for p in table["points"]] + [0]
+        value = Span.of(min(points), max(points))
+        if term["tie"] == "split":  # tied players add up their places' points first
+            pools = [_pooled(table["points"], self.players.high) for table in term["awards"]]
+            value = Span.of(value.low, value.high, *pools)
+            return self.check(
+                value, where, "the award points", 'when tied players add them up ("split")',
+                "use smaller points",
+            )  # fmt: skip
+        return self.check(value, where, "the award points", "", "use smaller points")
+
+    def formula(self, tree: Tree, where: KeyPath) -> Span | None:
         if any(self.names[name] is None for name in names(tree)):
             return None  # uses a term already reported
         known = {name: value for name, value in self.names.items() if value is not None}
@@ -154,7 +165,7 @@ class _Checker:
             _sum(values), (*self.path, "terms"), "the sum of the terms", _IN_RANGE,
             "narrow the input ranges or change the terms",
         )  # fmt: skip
-        floor = self.calc.total_min
+        floor = self.model["total_min"]
         where = (*self.path, "total_min")
         if floor is None or total is None:
             return

@@ -1,6 +1,9 @@
-"""Cross checks of scoring calculators: names, cycles, award tables, exactness, worked examples.
+"""Cross checks of scoring calculators: formulas, names, cycles, award tables, exactness, worked
+examples.
 
-Field checks (types, formula syntax) happen in the model; these need the whole calculator.
+Field checks (types, required keys) happen in the records; these need the whole calculator. The
+formulas are parsed here (once: see :mod:`rulesite.scoring.compiler`), so a formula that does not
+parse is reported with the other scoring problems, where it is written.
 """
 
 from __future__ import annotations
@@ -12,8 +15,16 @@ from rulesite.errors import Problem
 from rulesite.load import Document, KeyPath
 from rulesite.model import Calculator, Game
 from rulesite.scoring.bounds import check_bounds
-from rulesite.scoring.engine import CycleError, compile_calculator, evaluation_order, score
-from rulesite.scoring.expr import names, parse
+from rulesite.scoring.compiler import (
+    CycleError,
+    Term,
+    compile_calculator,
+    compile_terms,
+    evaluation_order,
+    syntax_problems,
+)
+from rulesite.scoring.engine import Model, score
+from rulesite.scoring.expr import Tree, names, parse
 from rulesite.scoring.inputs import check as check_inputs
 
 BUILTIN_NAMES = {"players"}
@@ -25,64 +36,74 @@ def check_scoring(game: Game, doc: Document) -> list[Problem]:
     problems = []
     for index, calculator in enumerate(game.scoring):
         path: KeyPath = ("scoring", index)
-        found = list(_check_calculator(calculator, path))
+        found = [((*path, *where), message) for where, message in _check_calculator(calculator)]
         problems += [doc.problem(where, message) for where, message in found]
     return problems
 
 
-def _check_calculator(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
-    structural = list(_names(calc, path))
-    structural += list(_shapes(calc, path))
+def _check_calculator(calc: Calculator) -> Iterator[tuple[KeyPath, str]]:
+    """Problems located inside the calculator (paths start at its keys)."""
+    shapes = list(_shapes(calc))
+    syntax = syntax_problems(calc)
+    yield from syntax
+    if syntax:  # names and order need every tree
+        yield from shapes
+        return
+    terms = compile_terms(calc)
+    structural = list(_names(calc, terms)) + shapes
     try:
-        evaluation_order(calc.terms)
+        evaluation_order(terms)
     except CycleError as cycle:
         index = next(i for i, t in enumerate(calc.terms) if t.id == cycle.cycle[0])
-        structural.append(
-            ((*path, "terms", index), f"terms depend on each other in a cycle: {cycle}")
-        )
+        structural.append((("terms", index), f"terms depend on each other in a cycle: {cycle}"))
     yield from structural
     if not structural:  # these only make sense for a calculator that can run
-        yield from check_bounds(calc, path)
-        yield from _examples(calc, path)
+        model = compile_calculator(calc)
+        yield from check_bounds(model, ())
+        yield from _examples(calc, model)
 
 
-def _names(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
+def _names(calc: Calculator, terms: list[Term]) -> Iterator[tuple[KeyPath, str]]:
     inputs = [i.id for i in calc.inputs]
-    terms = [t.id for t in calc.terms]
+    term_ids = [t.id for t in calc.terms]
     flags = [f"{s.id}_{o.id}" for s in calc.settings for o in s.options]
-    counts = Counter(inputs + terms + flags + sorted(BUILTIN_NAMES))
-    for kind, ids in (("inputs", inputs), ("terms", terms)):
+    counts = Counter(inputs + term_ids + flags + sorted(BUILTIN_NAMES))
+    for kind, ids in (("inputs", inputs), ("terms", term_ids)):
         for index, name in enumerate(ids):
             if counts[name] > 1:
-                yield (*path, kind, index, "id"), f"name {name!r} is used more than once"
+                yield (kind, index, "id"), f"name {name!r} is used more than once"
     known = set(counts)
-    for index, term in enumerate(calc.terms):
+    for index, (term, compiled) in enumerate(zip(calc.terms, terms, strict=True)):
         for key in ("formula", "fewer"):
             text = getattr(term, key)
             if text is not None:
-                yield from _unknown(text, known, (*path, "terms", index, key))
+                yield from _unknown(text, compiled["tree"], known, ("terms", index, key))
         if term.rank is not None:
-            yield from _unknown(term.rank.by, known, (*path, "terms", index, "rank", "by"))
+            where = ("terms", index, "rank", "by")
+            yield from _unknown(term.rank.by, compiled["tree"], known, where)
         if term.rarity is not None:
             for kind_index, kind in enumerate(term.rarity.kinds):
                 if kind not in inputs:
-                    where = (*path, "terms", index, "rarity", "kinds", kind_index)
+                    where = ("terms", index, "rarity", "kinds", kind_index)
                     yield where, f"unknown input {kind!r}"
     for index, breaker in enumerate(calc.tiebreakers):
-        yield from _unknown(breaker.by, known, (*path, "tiebreakers", index, "by"))
+        where = ("tiebreakers", index, "by")
+        yield from _unknown(breaker.by, parse(breaker.by), known, where)
 
 
-def _unknown(text: str, known: set[str], where: KeyPath) -> Iterator[tuple[KeyPath, str]]:
-    for name in sorted(names(parse(text)) - known):
+def _unknown(
+    text: str, tree: Tree, known: set[str], where: KeyPath
+) -> Iterator[tuple[KeyPath, str]]:
+    for name in sorted(names(tree) - known):
         yield where, f"unknown name {name!r} in formula {text!r}"
 
 
-def _shapes(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
+def _shapes(calc: Calculator) -> Iterator[tuple[KeyPath, str]]:
     for index, setting in enumerate(calc.settings):
         if setting.default not in {o.id for o in setting.options}:
-            yield (*path, "settings", index, "default"), f"no option {setting.default!r}"
+            yield ("settings", index, "default"), f"no option {setting.default!r}"
     for index, term in enumerate(calc.terms):
-        where = (*path, "terms", index)
+        where = ("terms", index)
         if term.rank is not None:
             for count in range(calc.players.min, calc.players.max + 1):
                 if not any(a.players.min <= count <= a.players.max for a in term.rank.awards):
@@ -95,10 +116,9 @@ def _shapes(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
                 yield (*where, "rarity", "rarer_on_tie"), "list every kind exactly once"
 
 
-def _examples(calc: Calculator, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
-    model = compile_calculator(calc)
+def _examples(calc: Calculator, model: Model) -> Iterator[tuple[KeyPath, str]]:
     for index, example in enumerate(calc.examples):
-        where = (*path, "examples", index)
+        where = ("examples", index)
         problems = check_inputs(model, example.players, example.settings)
         if problems:
             yield from (((*where, "players"), p) for p in problems)

@@ -1,8 +1,8 @@
 """The scoring engine. It runs on the compiled JSON model, exactly what the browser receives.
 
-``compile_calculator`` turns a validated :class:`~rulesite.model.Calculator` into that model;
-``score`` evaluates it. ``templates/theme/assets/calculator.js`` implements ``score`` again,
-step for step, for the page; the worked examples and random inputs check that both agree.
+:mod:`rulesite.scoring.compiler` turns a validated calculator into that model; ``score``
+evaluates it. ``templates/theme/assets/calculator.js`` implements ``score`` again, step for step,
+for the page; the worked examples and random inputs check that both agree.
 """
 
 from __future__ import annotations
@@ -11,20 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesite.model import Calculator, ScoreTerm
-from rulesite.scoring.expr import Tree, evaluate, names, parse
+from rulesite.scoring.expr import Tree, evaluate
 
 Model = dict[str, Any]
+"""A compiled calculator: plain JSON (see :mod:`rulesite.scoring.compiler`)."""
+
 FLOOR_TERM = "floor"
 """Breakdown key of the adjustment that lifts a total up to the calculator's floor."""
-
-
-class CycleError(ValueError):
-    """Terms that depend on each other in a circle."""
-
-    def __init__(self, cycle: list[str]) -> None:
-        self.cycle = cycle
-        super().__init__(" → ".join(cycle))
 
 
 @dataclass
@@ -68,80 +61,6 @@ def setting_flags(settings: Mapping[str, str], model: Model) -> dict[str, int]:
         for option in setting["options"]:
             flags[f"{setting['id']}_{option}"] = int(option == chosen)
     return flags
-
-
-def term_dependencies(term: ScoreTerm, term_ids: set[str]) -> set[str]:
-    """The other terms a term needs first."""
-    used: set[str] = set()
-    for text in (term.formula, term.fewer, term.rank.by if term.rank else None):
-        if text is not None:
-            used |= names(parse(text))
-    return used & term_ids
-
-
-def evaluation_order(terms: Sequence[ScoreTerm]) -> list[str]:
-    """Term ids so that each comes after the terms it uses; raise :class:`CycleError`."""
-    ids = {t.id for t in terms}
-    needs = {t.id: term_dependencies(t, ids) for t in terms}
-    order: list[str] = []
-    state: dict[str, str] = {}
-
-    def visit(term_id: str, path: list[str]) -> None:
-        if state.get(term_id) == "done":
-            return
-        if state.get(term_id) == "active":
-            raise CycleError([*path[path.index(term_id) :], term_id])
-        state[term_id] = "active"
-        for dependency in sorted(needs[term_id]):
-            visit(dependency, [*path, term_id])
-        state[term_id] = "done"
-        order.append(term_id)
-
-    for term in terms:
-        visit(term.id, [])
-    return order
-
-
-def compile_calculator(calculator: Calculator) -> Model:
-    """The JSON model both runtimes evaluate (labels are added by the page, not here)."""
-    return {
-        "id": calculator.id,
-        "players": [calculator.players.min, calculator.players.max],
-        "inputs": [
-            {"id": i.id, "min": i.min, "max": i.max, "unique": i.unique} for i in calculator.inputs
-        ],
-        "settings": [
-            {"id": s.id, "options": [o.id for o in s.options], "default": s.default}
-            for s in calculator.settings
-        ],
-        "terms": [_compile_term(t) for t in calculator.terms],
-        "order": evaluation_order(calculator.terms),
-        "total_min": calculator.total_min,
-        "tiebreakers": [{"by": parse(tb.by), "prefer": tb.prefer} for tb in calculator.tiebreakers],
-        "when_tied": calculator.when_tied,
-    }
-
-
-def _compile_term(term: ScoreTerm) -> dict[str, Any]:
-    compiled: dict[str, Any] = {"id": term.id, "kind": term.kind}
-    if term.players is not None:
-        compiled["players"] = [term.players.min, term.players.max]
-    if term.formula is not None:
-        compiled["tree"] = parse(term.formula)
-    elif term.fewer is not None:
-        compiled["tree"] = parse(term.fewer)
-    elif term.rank is not None:
-        compiled["tree"] = parse(term.rank.by)
-        compiled["awards"] = [
-            {"players": [a.players.min, a.players.max], "points": a.points}
-            for a in term.rank.awards
-        ]
-        compiled["tie"] = term.rank.tie
-    elif term.rarity is not None:
-        compiled["kinds"] = term.rarity.kinds
-        compiled["values"] = term.rarity.values
-        compiled["rarer_on_tie"] = term.rarity.rarer_on_tie
-    return compiled
 
 
 def score(

@@ -1,7 +1,8 @@
 """The formula language: integers, names, ``+ - *``, floor division ``//``, ``min``, ``max``.
 
-Formulas are parsed once into plain JSON-ready trees and walked by an evaluator; nothing is ever
-passed to ``eval``. Tree nodes:
+Formulas are parsed into plain JSON-ready trees and walked by an evaluator; nothing is ever
+passed to ``eval``. Each distinct text is parsed once: :func:`parse` remembers its trees, so the
+checks, the compiler and the pages share them (a tree is never changed after parsing). Tree nodes:
 
 - ``{"n": 3}`` an integer;
 - ``{"v": "gold"}`` a name (an input, a term, a setting flag or ``players``);
@@ -15,6 +16,7 @@ the data is validated rather than at the table.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -33,9 +35,18 @@ class FormulaError(ValueError):
 
 
 def parse(text: str) -> Tree:
-    """Parse ``text`` into a tree; raise :class:`FormulaError` with a clear message."""
+    """Parse ``text`` into a tree; raise :class:`FormulaError` with a clear message.
+
+    The tree is shared by every caller that parses the same text: read it, never change it.
+    """
     if not isinstance(text, str):
         raise FormulaError("a formula must be text")
+    return _parse_text(text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _parse_text(text: str) -> Tree:
+    # Errors are not cached: a formula that fails stops validation, so it is seldom parsed twice.
     if len(text) > MAX_FORMULA_LENGTH:
         raise FormulaError(f"formula is longer than {MAX_FORMULA_LENGTH} characters")
     parser = _Parser(text)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulesite.model import Calculator, Text
-from rulesite.scoring.engine import compile_calculator
+from rulesite.scoring.compiler import compile_calculator
 
 UI_KEYS = (
     "calc_players", "calc_player_default", "calc_name_label", "calc_field_label", "calc_field",

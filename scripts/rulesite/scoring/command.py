@@ -1,8 +1,9 @@
-"""`rulesite score`: read and check the JSON input, look up a calculator, return the result.
+"""`rulesite score`'s JSON: read and check the input, score it with a calculator, the result.
 
 The input comes from anyone (a file, a pipe), so reading it is bounded at every step: its size,
 its encoding (strict UTF-8), its nesting, the length of its numbers, and no key twice. Each
-refusal is one line naming what is wrong; the CLI exits 2.
+refusal is one line naming what is wrong; the CLI exits 2. Finding the calculator in a
+project's data is the command's business (``rulesite/score.py``), not the scoring layer's.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from rulesite.errors import UsageError
-from rulesite.project import Project
-from rulesite.scoring.engine import compile_calculator, score
+from rulesite.model import Calculator
+from rulesite.scoring.compiler import compile_calculator
+from rulesite.scoring.engine import score
 from rulesite.scoring.inputs import check
 from rulesite.terminal import printable, quoted
-from rulesite.validate import load_catalog
 
 MAX_INPUT_BYTES = 100_000
 MAX_DEPTH = 20
@@ -79,14 +80,8 @@ def parse_input(raw: bytes) -> Any:
         raise UsageError(f"input cannot be read: {printable(str(exc))}") from None
 
 
-def score_command(project: Project, calculator_id: str, raw: bytes) -> dict[str, Any]:
+def score_input(calculator: Calculator, raw: bytes) -> dict[str, Any]:
     """Score the players in ``raw`` (JSON); raise :class:`UsageError` listing every problem."""
-    catalog = load_catalog(project)
-    calculators = {calc.id: calc for game in catalog.games for calc in game.scoring}
-    calculator = calculators.get(calculator_id)
-    if calculator is None:
-        known = ", ".join(sorted(calculators))
-        raise UsageError(f"unknown calculator {quoted(calculator_id)} (known: {known})")
     data = parse_input(raw)
     if not isinstance(data, dict) or "players" not in data:
         raise UsageError('input must be a JSON object with "players": [...]')

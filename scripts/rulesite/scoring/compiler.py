@@ -1,0 +1,146 @@
+"""From a validated :class:`~rulesite.model.Calculator` record to the compiled model.
+
+The compiled model is plain JSON: what the page embeds and what both engines (``engine.py`` and
+``templates/theme/assets/scoring-engine.js``) evaluate. Every formula is parsed here, once per
+text (:func:`~rulesite.scoring.expr.parse` remembers its trees); the checks, the bounds proof,
+the engine and the page all work on the trees this module puts into the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rulesite.load import KeyPath
+from rulesite.model import Calculator, ScoreTerm
+from rulesite.scoring.engine import Model
+from rulesite.scoring.expr import FormulaError, Tree, names, parse
+
+Term = dict[str, Any]
+"""One compiled line of a model."""
+
+
+class CycleError(ValueError):
+    """Terms that depend on each other in a circle."""
+
+    def __init__(self, cycle: list[str]) -> None:
+        self.cycle = cycle
+        super().__init__(" → ".join(cycle))
+
+
+def term_formulas(term: ScoreTerm) -> Iterator[tuple[KeyPath, str]]:
+    """Each formula of a line, with its key path inside the line."""
+    if term.formula is not None:
+        yield ("formula",), term.formula
+    if term.fewer is not None:
+        yield ("fewer",), term.fewer
+    if term.rank is not None:
+        yield ("rank", "by"), term.rank.by
+
+
+def formulas(calc: Calculator) -> Iterator[tuple[KeyPath, str]]:
+    """Every formula of a calculator, with its key path inside the calculator."""
+    for index, term in enumerate(calc.terms):
+        for where, text in term_formulas(term):
+            yield ("terms", index, *where), text
+    for index, breaker in enumerate(calc.tiebreakers):
+        yield ("tiebreakers", index, "by"), breaker.by
+
+
+def syntax_problems(calc: Calculator) -> list[tuple[KeyPath, str]]:
+    """Each formula that does not parse, where it is written, with the parser's reason."""
+    problems = []
+    for where, text in formulas(calc):
+        try:
+            parse(text)
+        except FormulaError as exc:
+            problems.append((where, f"formula {text!r}: {exc}"))
+    return problems
+
+
+def compile_terms(calc: Calculator) -> list[Term]:
+    """The calculator's lines, compiled in the order they are written (formulas must parse)."""
+    return [_compile_term(term) for term in calc.terms]
+
+
+def compile_calculator(calc: Calculator) -> Model:
+    """The JSON model both engines evaluate (labels are added by the page, not here).
+
+    Needs formulas that parse and lines without a cycle: check them first
+    (:mod:`rulesite.scoring.check`); otherwise :class:`FormulaError` or :class:`CycleError`.
+    """
+    terms = compile_terms(calc)
+    return {
+        "id": calc.id,
+        "players": [calc.players.min, calc.players.max],
+        "inputs": [
+            {"id": i.id, "min": i.min, "max": i.max, "unique": i.unique} for i in calc.inputs
+        ],
+        "settings": [
+            {"id": s.id, "options": [o.id for o in s.options], "default": s.default}
+            for s in calc.settings
+        ],
+        "terms": terms,
+        "order": evaluation_order(terms),
+        "total_min": calc.total_min,
+        "tiebreakers": [{"by": parse(tb.by), "prefer": tb.prefer} for tb in calc.tiebreakers],
+        "when_tied": calc.when_tied,
+    }
+
+
+def _compile_term(term: ScoreTerm) -> Term:
+    compiled: Term = {"id": term.id, "kind": term.kind}
+    if term.players is not None:
+        compiled["players"] = [term.players.min, term.players.max]
+    if term.formula is not None:
+        compiled["tree"] = parse(term.formula)
+    elif term.fewer is not None:
+        compiled["tree"] = parse(term.fewer)
+    elif term.rank is not None:
+        compiled["tree"] = parse(term.rank.by)
+        compiled["awards"] = [
+            {"players": [a.players.min, a.players.max], "points": a.points}
+            for a in term.rank.awards
+        ]
+        compiled["tie"] = term.rank.tie
+    elif term.rarity is not None:
+        compiled["kinds"] = term.rarity.kinds
+        compiled["values"] = term.rarity.values
+        compiled["rarer_on_tie"] = term.rarity.rarer_on_tie
+    return compiled
+
+
+def term_trees(term: Term) -> list[Tree]:
+    """Every formula tree of a compiled line."""
+    return [term[key] for key in ("tree", "when") if key in term]
+
+
+def term_names(term: Term) -> set[str]:
+    """Every name a compiled line reads (rarity reads its kinds)."""
+    used = set(term.get("kinds", ()))
+    for tree in term_trees(term):
+        used |= names(tree)
+    return used
+
+
+def evaluation_order(terms: Sequence[Term]) -> list[str]:
+    """Line ids so that each comes after the lines it uses; raise :class:`CycleError`."""
+    ids = {t["id"] for t in terms}
+    needs = {t["id"]: term_names(t) & ids for t in terms}
+    order: list[str] = []
+    state: dict[str, str] = {}
+
+    def visit(term_id: str, path: list[str]) -> None:
+        if state.get(term_id) == "done":
+            return
+        if state.get(term_id) == "active":
+            raise CycleError([*path[path.index(term_id) :], term_id])
+        state[term_id] = "active"
+        for dependency in sorted(needs[term_id]):
+            visit(dependency, [*path, term_id])
+        state[term_id] = "done"
+        order.append(term_id)
+
+    for term in terms:
+        visit(term["id"], [])
+    return order

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
+from rulesite.project import LANGUAGES
+from rulesite.search_split import game_of
 from tests.test_site import GAMES, LANGS, PAGES
 
 pytestmark = pytest.mark.browser
@@ -33,6 +39,95 @@ def test_english_search_lists_only_english_pages(page, site_url) -> None:
     hrefs = search(page, "strength")
     assert any("#war-vs-battle" in h for h in hrefs), hrefs
     assert all("/rulesite/en/" in h for h in hrefs), hrefs
+
+
+# Search is split (scripts/rulesite/search_split.py): the site-level index has every game's
+# titles, questions and terms; a game's pages merge in its full-text shard.
+RULING = "games/nations/faq/#war-vs-battle"
+_WORD = re.compile(r"[\u4e00-\u9fff]{2,}|[A-Za-z]{4,}")
+"""Han words (jieba's, split by zero-width spaces) and Latin words, as search matches them."""
+
+
+def index_words(site_dir: Path, lang: str, name: str) -> tuple[dict[str, dict], set[str]]:
+    """An index file's documents by location, and the words of their titles and texts."""
+    index = json.loads((site_dir / LANGS[lang] / "search" / name).read_text(encoding="utf-8"))
+    docs = {d["location"]: d for d in index["docs"]}
+    text = " ".join(d["title"] + " " + d["text"] for d in docs.values()).replace("\u200b", " ")
+    return docs, {w.lower() for w in _WORD.findall(text)}
+
+
+def shard_only_word(site_dir: Path, lang: str) -> str:
+    """A word of the ruling's answer that the site-level index has nowhere, not even a word
+    beginning the same (the stemmer): only the game's shard can find it. The longest, first."""
+    _, site_words = index_words(site_dir, lang, "search_index.json")
+    shard, _ = index_words(site_dir, lang, f"shards/{game_of(RULING)}.json")
+    answer = re.sub(r"<[^>]+>", " ", shard[RULING]["text"]).replace("\u200b", " ")
+    stems = {w[:5] for w in site_words}
+    words = [w for w in _WORD.findall(answer) if w.lower() not in site_words]
+    words = [w for w in words if not (w.isascii() and w.lower()[:5] in stems)]
+    assert words, "the ruling's answer has no word of its own"
+    return max(words, key=len)
+
+
+def site_level_words(site_dir: Path, lang: str) -> list[str]:
+    """The words the site-level index gives the ruling: the most telling (in the fewest
+    documents) of its question, and of its terms when the language has any."""
+    docs, _ = index_words(site_dir, lang, "search_index.json")
+
+    def documents_with(word: str) -> int:
+        return sum(word.lower() in (d["title"] + d["text"]).lower() for d in docs.values())
+
+    def most_telling(text: str) -> list[str]:
+        words = _WORD.findall(text.replace("\u200b", " "))
+        return [min(words, key=lambda word: (documents_with(word), -len(word)))] if words else []
+
+    return most_telling(docs[RULING]["title"]) + most_telling(docs[RULING]["text"])
+
+
+def requests_to(page, part: str) -> list[str]:
+    return [url for url in page.requested if part in url]
+
+
+@pytest.fixture
+def watched(page):
+    """``page``, remembering the URL of every request it makes."""
+    page.requested = []
+    page.on("request", lambda request: page.requested.append(request.url))
+    return page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_on_a_game_page_finds_its_full_text_from_its_shard_alone(
+    watched, site_url, site_dir, lang
+) -> None:
+    word = shard_only_word(site_dir, lang)
+    root = site_url + LANGS[lang]
+    watched.goto(root + "games/nations/faq/")
+    hrefs = search(watched, word)
+    assert any(h.endswith("#war-vs-battle") for h in hrefs), (word, hrefs)
+    found = watched.locator('.md-search-result__item > a[href$="#war-vs-battle"]').text_content()
+    assert word in found.replace("\u200b", ""), found  # the answer's text, not just its title
+    assert requests_to(watched, "/search/shards/") == [root + "search/shards/nations.json"]
+    assert requests_to(watched, "search_index.json") == [root + "search/search_index.json"]
+    assert watched.problems == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_elsewhere_finds_every_games_questions_and_terms_without_shards(
+    watched, site_url, site_dir, lang
+) -> None:
+    words = site_level_words(site_dir, lang)
+    # The default language's search terms are a jieba dictionary; the others have none.
+    assert len(words) == (2 if lang == LANGUAGES[0] else 1), words
+    for word in words:
+        watched.goto(site_url + LANGS[lang])
+        hrefs = search(watched, word)
+        assert any(
+            h.split("?")[0].endswith("/games/nations/faq/") and h.endswith("#war-vs-battle")
+            for h in hrefs
+        ), (word, hrefs)
+    assert requests_to(watched, "/search/shards/") == []
+    assert watched.problems == []
 
 
 def test_language_switch_keeps_the_ruling_anchor(page, site_url) -> None:

@@ -113,7 +113,8 @@ def language_config(
         }
         for other in LANGUAGES
     ]
-    plugin_options = {"source_date_epoch": source_date_epoch}
+    # split_search: a small site-level search index and one shard per game (search_split.py).
+    plugin_options = {"source_date_epoch": source_date_epoch, "split_search": True}
     if lang == LANGUAGES[0]:
         plugin_options = {"search_terms": SEARCH_TERMS, **plugin_options}
     config["plugins"] = [{"rulesite": plugin_options}, *_base_plugins(config.get("plugins"))]

@@ -2,23 +2,30 @@
 
 Installed by entry point (``mkdocs.plugins``: ``rulesite``), so each generated project builds
 with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, which loads
-``mkdocs.plugins`` entry points too). Two jobs, both about reproducible output:
+``mkdocs.plugins`` entry points too). Three jobs:
 
 - **search terms**: each game's Chinese terms are a jieba user dictionary, so search keeps them
   whole words. jieba's word table is global and loading words raises their frequencies, so every
   build starts from the stock table (a second build in one process segments like the first).
 - **build date**: the sitemap's dates come from ``SOURCE_DATE_EPOCH``; the generated config
   carries the data's newest verification date, used when the environment does not set one.
+- **search that scales**: after Material's search plugin has written the language's index, it is
+  split into a small site-level index and one shard per game (``search_split.py``); game pages
+  name their shard for ``assets/search-shards.js``, which merges it in when search loads.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
+
+from rulesite import search_split
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -30,14 +37,17 @@ class RulesitePluginConfig(base.Config):
     """jieba user dictionary (``word frequency`` per line), relative to the config file."""
     source_date_epoch = c.Optional(c.Type(int))
     """Seconds since 1970 for dates written into the site, unless ``SOURCE_DATE_EPOCH`` is set."""
+    split_search = c.Type(bool, default=False)
+    """Split search: titles, questions and terms site-wide; each game's full text apart."""
 
 
 class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
-    """Search dictionary and build date for one generated language project."""
+    """Search dictionary, build date and search split for one generated language project."""
 
     def __init__(self) -> None:
         super().__init__()
         self._epoch_set_here = False
+        self._games: set[str] = set()
 
     def on_config(self, config):
         epoch = self.config.source_date_epoch
@@ -48,10 +58,42 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             load_search_terms(self.config.search_terms)
         return config
 
+    def on_pre_build(self, *, config) -> None:
+        self._games = set()
+
+    def on_page_context(self, context, *, page, config, nav):
+        # A game's pages name the game's shard; the theme loads assets/search-shards.js for it.
+        if self.config.split_search:
+            slug = search_split.game_of(page.url)
+            context["rulesite_search_shard"] = search_split.shard_path(slug) if slug else None
+            if slug:
+                self._games.add(slug)
+        return context
+
+    # Material's search plugin writes the index in its on_post_build (priority 0): split after it.
+    @event_priority(-100)
+    def on_post_build(self, *, config) -> None:
+        if self.config.split_search:
+            split_search_index(
+                Path(config.site_dir) / "search", self.config.search_terms, self._games
+            )
+
     def on_shutdown(self) -> None:
         if self._epoch_set_here:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
             self._epoch_set_here = False
+
+
+def split_search_index(search_dir: Path, words_file: str | None, games: set[str]) -> None:
+    """Split the index Material wrote in ``search_dir`` into the site-level index and shards."""
+    index_file = search_dir / search_split.INDEX_FILE
+    if not index_file.is_file():
+        log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
+        return
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    words = search_split.read_words(words_file) if words_file else []
+    search_split.write_split(search_dir, search_split.split_index(index, words, games))
+    log.debug("split the search index of %s into %d game shards", search_dir, len(games))
 
 
 def load_search_terms(path: str) -> None:

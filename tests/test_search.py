@@ -56,7 +56,9 @@ SMALL = {
         doc("games/", "All games", "<p>a table</p>"),
         doc("games/nations/", "Nations", "<p>overview</p>"),
         doc("games/nations/#card", "Card", "<p>\u200b战争强度\u200b与\u200b军力\u200b</p>"),
-        doc("games/nations/faq/#war", "War \u200b强度\u200b？", "\u200b战争强度\u200b战争强度\u200b强度"),
+        doc(
+            "games/nations/faq/#war", "War \u200b强度\u200b？", "\u200b战争强度" * 2 + "\u200b强度"
+        ),
         doc("games/clans/", "Clans", "<p>\u200b合约\u200b</p>"),
     ],
 }

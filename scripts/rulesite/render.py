@@ -104,16 +104,22 @@ def make_environment(project: Project) -> jinja2.Environment:
 
 
 class Renderer:
-    """Renders every page of a catalog; ``pages()`` maps content-relative paths to Markdown."""
+    """Renders every page of a catalog; ``pages()`` maps content-relative paths to Markdown.
 
-    def __init__(self, project: Project, catalog: Catalog) -> None:
-        self.env = make_environment(project)
+    A game's pages see the game, ``data/site.yaml`` and the templates, never the other games
+    (only the site-wide pages list them): so a game's pages change only when one of those
+    does, and a cache can keep them (``cache.py``).
+    """
+
+    def __init__(
+        self, project: Project, catalog: Catalog, env: jinja2.Environment | None = None
+    ) -> None:
+        self.env = env or make_environment(project)
         self.catalog = catalog
         site = catalog.site
         # The same for every page: look them up once, not per page.
         self.shared = {
             "site": site,
-            "games": catalog.games,
             "mechanics": {m.id: m for m in site.mechanics},
             "topics": {topic.id: topic for topic in site.topics},
             "page_files": _PAGE_FILES,
@@ -123,19 +129,30 @@ class Renderer:
     def pages(self) -> dict[str, str]:
         result: dict[str, str] = {}
         for lang in LANGUAGES:
-            result[f"{lang}/index.md"] = self.home(lang)
-            result[f"{lang}/games/index.md"] = self.games_index(lang)
+            result.update(self.site_pages(lang))
             for game in self.catalog.games:
-                for kind in page_kinds(game):
-                    path = f"{lang}/games/{game.slug}/{_PAGE_FILES[kind]}"
-                    result[path] = self.game_page(kind, game, lang)
+                result.update(self.game_pages(game, lang))
         return result
 
+    def site_pages(self, lang: str) -> dict[str, str]:
+        """The pages about every game: home and the games index."""
+        return {
+            f"{lang}/index.md": self.home(lang),
+            f"{lang}/games/index.md": self.games_index(lang),
+        }
+
+    def game_pages(self, game: Game, lang: str) -> dict[str, str]:
+        """Every page of one game in one language."""
+        return {
+            f"{lang}/games/{game.slug}/{_PAGE_FILES[kind]}": self.game_page(kind, game, lang)
+            for kind in page_kinds(game)
+        }
+
     def home(self, lang: str) -> str:
-        return self._render("home.md.j2", lang)
+        return self._render("home.md.j2", lang, games=self.catalog.games)
 
     def games_index(self, lang: str) -> str:
-        return self._render("games.md.j2", lang)
+        return self._render("games.md.j2", lang, games=self.catalog.games)
 
     def game_page(self, kind: str, game: Game, lang: str) -> str:
         return self._render(

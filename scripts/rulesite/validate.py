@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from rulesite import markup
 from rulesite.errors import DataError, Problem
 from rulesite.labels import check_labels
-from rulesite.load import Document, KeyPath, load_yaml_file, yaml_files
+from rulesite.load import Document, KeyPath, load_yaml_bytes, read_data_file, yaml_files
 from rulesite.model import Game, SiteData, Text, describe_value
 from rulesite.project import Project
 from rulesite.scoring.check import check_scoring
@@ -33,42 +34,115 @@ class Catalog:
     """Games sorted by slug."""
     documents: dict[str, Document]
     """Source document of each game by slug (for locating later problems)."""
+    digests: dict[str, str] = field(default_factory=dict)
+    """SHA-256 of each game file's bytes by slug, and of ``data/site.yaml`` under ``""``: what
+    a cache of rendered pages keys on."""
 
 
-def load_catalog(project: Project, today: dt.date | None = None) -> Catalog:
-    """Load and validate every data file; raise :class:`DataError` listing all problems."""
+@dataclass(frozen=True)
+class CheckedGame:
+    """One game file after its field checks and its own cross checks (not those across files)."""
+
+    document: Document | None
+    """The parsed file; None when it could not be read or parsed."""
+    game: Game | None
+    """The record; None when the field checks failed."""
+    problems: tuple[Problem, ...]
+    """Everything wrong with the file on its own."""
+
+
+class GameFileCache(Protocol):
+    """Keeps checked game files between runs (``cache.py``); ``key`` says what they depend on."""
+
+    def get(self, kind: str, name: str, key: str, make: Callable[[], Any]) -> Any: ...
+
+
+def load_catalog(
+    project: Project, today: dt.date | None = None, cache: GameFileCache | None = None
+) -> Catalog:
+    """Load and validate every data file; raise :class:`DataError` listing all problems.
+
+    With ``cache``, a game file whose bytes, ``data/site.yaml`` and date are those of an earlier
+    run is not parsed or checked again; the checks across files (slugs, calculator ids) always
+    run, and every file is read again.
+    """
+    today = today or dt.date.today()
     problems: list[Problem] = []
-    site_doc = _load(project, project.site_file, problems)
+    site_display = _display(project, project.site_file)
+    site_raw = _read(project, project.site_file, site_display, problems)
+    site_doc = _parse(site_raw, site_display, problems)
     site = _build(SiteData, site_doc, problems) if site_doc else None
+    site_digest = _digest(site_raw) if site is not None and site_raw is not None else ""
+    # What a game's own checks depend on besides its bytes: the site's mechanics and topics, and
+    # today (no verification date in the future).
+    context = f"site={site_digest};today={today.isoformat()}"
 
     games: list[Game] = []
     documents: dict[str, Document] = {}
+    digests = {"": site_digest}
     calculator_files: dict[str, str] = {}  # calculator id → file that defines it
     game_files, strays = yaml_files(project.games_dir, _display(project, project.games_dir))
     problems.extend(strays)
     if not game_files:
         problems.append(Problem(project.display(project.games_dir), None, "", "no game files"))
     for path in game_files:
-        doc = _load(project, path, problems)
-        game = _build(Game, doc, problems) if doc else None
+        display = _display(project, path)
+        raw = _read(project, path, display, problems)
+        if raw is None:
+            continue
+        digest = _digest(raw)
+        checked = _checked(raw, display, path.stem, site, today, cache, digest + context)
+        problems.extend(checked.problems)
+        doc, game = checked.document, checked.game
         if doc is None or game is None:
             continue
-        problems.extend(check_game(game, doc, path.stem, site, today or dt.date.today()))
-        problems.extend(check_scoring(game, doc))
-        problems.extend(check_text_links(game, doc))
         problems.extend(_calculator_clashes(game, doc, calculator_files))
         if game.slug in documents:
             other = documents[game.slug].file
             problems.append(doc.problem(("slug",), f"slug {game.slug!r} is also used by {other}"))
             continue
         documents[game.slug] = doc
+        digests[game.slug] = digest
         games.append(game)
 
     if site is not None and site_doc is not None:
         problems.extend(check_site(site, site_doc))
     if problems or site is None:
         raise DataError(problems)
-    return Catalog(site, sorted(games, key=lambda g: g.slug), documents)
+    return Catalog(site, sorted(games, key=lambda g: g.slug), documents, digests)
+
+
+def check_game_file(
+    raw: bytes, display: str, stem: str, site: SiteData | None, today: dt.date
+) -> CheckedGame:
+    """Parse one game file's bytes and run every check that needs only this file and the site."""
+    problems: list[Problem] = []
+    doc = _parse(raw, display, problems)
+    game = _build(Game, doc, problems) if doc else None
+    if doc is not None and game is not None:
+        problems.extend(check_game(game, doc, stem, site, today))
+        problems.extend(check_scoring(game, doc))
+        problems.extend(check_text_links(game, doc))
+    return CheckedGame(doc, game, tuple(problems))
+
+
+def _checked(
+    raw: bytes,
+    display: str,
+    stem: str,
+    site: SiteData | None,
+    today: dt.date,
+    cache: GameFileCache | None,
+    key: str,
+) -> CheckedGame:
+    def check() -> CheckedGame:
+        return check_game_file(raw, display, stem, site, today)
+
+    return check() if cache is None else cache.get("checked", display, key, check)
+
+
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
 
 
 def _calculator_clashes(game: Game, doc: Document, taken: dict[str, str]) -> list[Problem]:
@@ -91,9 +165,19 @@ def _display(project: Project, path: Path) -> str:
     return f"{project.display(path.parent)}/{path.name}"
 
 
-def _load(project: Project, path: Path, problems: list[Problem]) -> Document | None:
+def _read(project: Project, path: Path, display: str, problems: list[Problem]) -> bytes | None:
     try:
-        return load_yaml_file(path, _display(project, path), project.root)
+        return read_data_file(path, display, project.root)
+    except DataError as error:
+        problems.extend(error.problems)
+        return None
+
+
+def _parse(raw: bytes | None, display: str, problems: list[Problem]) -> Document | None:
+    if raw is None:
+        return None
+    try:
+        return load_yaml_bytes(raw, display)
     except DataError as error:
         problems.extend(error.problems)
         return None

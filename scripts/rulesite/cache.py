@@ -1,0 +1,127 @@
+"""Checked and rendered games kept between rebuilds of one long-running process (``serve``).
+
+A game's checks and pages are made from a few inputs, and the cache keys them on exactly those:
+
+- a checked game file (``validate.load_catalog``): the file's bytes, ``data/site.yaml``'s bytes
+  (mechanics and topics) and today's date (no verification date in the future);
+- a game's rendered pages (``render_cached``): the file's bytes, ``data/site.yaml``'s bytes
+  (labels) and the bytes of every page template. A game's pages do not see the other games
+  (``render.Renderer``), so another game's edit leaves them as they are.
+
+Keys are SHA-256 digests of those bytes. The code cannot change while the process runs, so it is
+not part of a key. The checks across files (unique slugs and calculator ids) and the site-wide
+pages (home, games index) are redone every time: they are cheap, and depend on every game.
+
+The cache lives in memory only. ``rulesite build`` starts a fresh process each time and spends
+most of its time in MkDocs, which rebuilds every page anyway; keeping games on disk would mean
+reading back records from a file anyone can write, so it is not done (and never with pickle).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import jinja2
+
+from rulesite.model import Game
+from rulesite.project import LANGUAGES, Project
+from rulesite.render import Renderer, make_environment
+from rulesite.validate import Catalog
+
+T = TypeVar("T")
+
+
+class ContentCache:
+    """Values made from files, each kept while what it was made from stays the same.
+
+    One entry per kind and name (a file), replaced when its key changes: the cache holds at
+    most one version of each file's results.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], tuple[str, Any]] = {}
+        self.hits = 0
+        """Values found (for reports and tests)."""
+        self.misses = 0
+        """Values made."""
+
+    def get(self, kind: str, name: str, key: str, make: Callable[[], T]) -> T:
+        """The value of ``kind`` for ``name`` made under ``key``; ``make()`` when there is none."""
+        entry = self._entries.get((kind, name))
+        if entry is not None and entry[0] == key:
+            self.hits += 1
+            return entry[1]
+        value = make()
+        self._entries[(kind, name)] = (key, value)
+        self.misses += 1
+        return value
+
+    def retain(self, kind: str, names: Iterable[str]) -> None:
+        """Forget the entries of ``kind`` whose names are not in ``names`` (deleted files)."""
+        keep = set(names)
+        for entry_kind, name in list(self._entries):
+            if entry_kind == kind and name not in keep:
+                del self._entries[(entry_kind, name)]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def folder_digest(folder: Path) -> str:
+    """SHA-256 over the relative path and bytes of every file under ``folder``.
+
+    A file that vanishes while it is read is left out: whatever replaces it starts a new
+    rebuild anyway.
+    """
+    digest = hashlib.sha256()
+    for parent, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(parent, name)
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            digest.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape"))
+            digest.update(b"\0%d\0" % len(data))
+            digest.update(data)
+    return digest.hexdigest()
+
+
+def render_cached(project: Project, catalog: Catalog, cache: ContentCache) -> dict[str, str]:
+    """Every page of the site, as ``render.render_pages`` gives them, games' from ``cache``.
+
+    ``catalog`` must come from ``load_catalog`` (it carries the files' digests). Raises
+    BuildError, as rendering does, when a template fails.
+    """
+    templates = folder_digest(project.templates_dir / "pages")
+    renderer = Renderer(project, catalog, _environment(project, cache, templates))
+    pages: dict[str, str] = {}
+    for lang in LANGUAGES:
+        pages.update(renderer.site_pages(lang))
+    for game in catalog.games:
+        file_digest = catalog.digests.get(game.slug)
+        if file_digest is None:  # a catalog made some other way: nothing to key on
+            pages.update(_game_pages(renderer, game))
+            continue
+        key = f"game={file_digest};site={catalog.digests['']};templates={templates}"
+        pages.update(cache.get("pages", game.slug, key, lambda g=game: _game_pages(renderer, g)))
+    cache.retain("pages", (game.slug for game in catalog.games))
+    return pages
+
+
+def _game_pages(renderer: Renderer, game: Game) -> dict[str, str]:
+    pages: dict[str, str] = {}
+    for lang in LANGUAGES:
+        pages.update(renderer.game_pages(game, lang))
+    return pages
+
+
+def _environment(project: Project, cache: ContentCache, templates: str) -> jinja2.Environment:
+    # Compiling the templates costs more than rendering one game: keep the environment while
+    # the templates stay the same.
+    return cache.get("environment", "", templates, lambda: make_environment(project))

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 
 AXE := tests/a11y/node_modules/axe-core/axe.min.js
 
-.PHONY: setup validate site serve test lint golden schema bench clean
+.PHONY: setup validate site serve test test-js lint golden schema bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,14 @@ $(AXE): tests/a11y/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/a11y && npm ci --no-audit --no-fund --silent; \
 	else echo "npm not found: accessibility tests will be skipped"; fi
 
-test: setup lint $(AXE)
+test: setup lint $(AXE) test-js
 	$(BIN)/pytest
+
+# The page's scoring engine against the shared vectors, in Node's own test runner (no packages).
+test-js:
+	@if command -v node >/dev/null; then node --test tests/js/; \
+	elif [ "$$CI" = true ]; then echo "node is missing under CI" >&2; exit 1; \
+	else echo "node not found: JavaScript engine tests skipped (install nodejs)"; fi
 
 # Refresh tests/golden/ from the current templates; review the diff like code.
 golden: setup

@@ -117,6 +117,8 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "calc_copy_manual": frozenset(),
     "calc_state_ignored": frozenset(),
     "calc_sign": frozenset({"field"}),
+    "calc_helpers": frozenset(),
+    "calc_only_one": frozenset({"field"}),
     "colon": frozenset(),
     "page_home": frozenset(),
 }

@@ -2,9 +2,11 @@
 
 Python integers are exact at any size; the page computes with JavaScript numbers, which are
 exact only up to ±(2⁵³−1). Every input has a bounded range (see ``ScoreInput``), so the range of
-every value a calculator computes — each step of each formula, each term, the sum of the terms,
-the floor adjustment, each tie-breaker — can be bounded before anyone types a number. A value
-that could leave the safe range is reported where it is written.
+every value a compiled calculator computes — each step of each formula (``when`` conditions and
+table look-ups included), each line and helper, the sum of the lines, the floor adjustment, each
+tie-breaker — can be bounded before anyone types a number. A value that could leave the safe
+range is reported where it is written. The same ranges prove that no value looked up in a
+points table falls below its first row.
 
 Floor division stays exact too: for a dividend within the safe range and a positive whole
 divisor, ``Math.floor(a / b)`` equals Python's ``a // b``.
@@ -17,8 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rulesite.load import KeyPath
-from rulesite.scoring.compiler import Term
-from rulesite.scoring.engine import Model
+from rulesite.scoring.engine import Model, Term
 from rulesite.scoring.expr import Tree, names
 
 SAFE_INTEGER = 2**53 - 1
@@ -84,6 +85,7 @@ FORMULA_KEYS: dict[str, KeyPath] = {
     "formula": ("formula",),
     "fewer": ("fewer",),
     "rank": ("rank", "by"),
+    "table": ("table", "by"),
 }
 """Where each kind of line writes the formula compiled into its ``tree``."""
 
@@ -100,19 +102,26 @@ class _Checker:
         self.players = Span.of(*model["players"])
         self.names["players"] = self.players
         for setting in model["settings"]:
+            if setting["kind"] == "yes_no":
+                self.names[setting["id"]] = Span.of(0, 1)
+                continue
             for option in setting["options"]:
                 self.names[f"{setting['id']}_{option}"] = Span.of(0, 1)
 
     def run(self) -> list[tuple[KeyPath, str]]:
         terms = {t["id"]: (index, t) for index, t in enumerate(self.model["terms"])}
-        values = []
+        values = []  # the lines added to the total (helpers are not)
         for term_id in self.model["order"]:
             index, term = terms[term_id]
-            value = self.term(term, (*self.path, "terms", index))
-            if value is not None and "players" in term:
-                value = value.with_zero()  # an inactive term counts as 0
+            where = (*self.path, "terms", index)
+            if "when" in term:
+                self.formula(term["when"], (*where, "when"))
+            value = self.term(term, where)
+            if value is not None and ("players" in term or "when" in term):
+                value = value.with_zero()  # an inactive line counts as 0
             self.names[term_id] = value
-            values.append(value)
+            if "helper" not in term:
+                values.append(value)
         if None not in values:
             self.total([v for v in values if v is not None])
         for index, breaker in enumerate(self.model["tiebreakers"]):
@@ -130,6 +139,8 @@ class _Checker:
             return Span.of(0, self.players.high - 1)
         if kind == "rank":
             return self.rank(term, (*where, "rank", "awards"))
+        if kind == "table":
+            return self.table(term, amount, (*where, "table", "rows"))
         rarity = term
         worth = Span.of(min(rarity["values"]), max(rarity["values"]))
         goods = [self.names[kind] for kind in rarity["kinds"]]  # inputs: never None
@@ -150,6 +161,22 @@ class _Checker:
                 "use smaller points",
             )  # fmt: skip
         return self.check(value, where, "the award points", "", "use smaller points")
+
+    def table(self, term: Term, looked_up: Span | None, where: KeyPath) -> Span | None:
+        rows = term["rows"]
+        first = rows[0]["at_least"]
+        if looked_up is not None and looked_up.low < first:
+            self.problems.append(
+                (
+                    (*where, 0, "at_least"),
+                    f"the value looked up can be {_number(looked_up.low)} with inputs in range, "
+                    f"below the first row's {first:,}: start the first row at "
+                    f"{_number(looked_up.low)} or lower",
+                )
+            )
+        points = [row["points"] for row in rows]
+        value = Span.of(min(points), max(points))
+        return self.check(value, where, "the table's points", "", "use smaller points")
 
     def formula(self, tree: Tree, where: KeyPath) -> Span | None:
         if any(self.names[name] is None for name in names(tree)):

@@ -12,12 +12,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rulesite.load import KeyPath
-from rulesite.model import Calculator, ScoreTerm
-from rulesite.scoring.engine import Model
+from rulesite.model import Calculator, ScoreInput, ScoreTerm, Setting
+from rulesite.scoring.engine import Model, Term
 from rulesite.scoring.expr import FormulaError, Tree, names, parse
-
-Term = dict[str, Any]
-"""One compiled line of a model."""
 
 
 class CycleError(ValueError):
@@ -36,6 +33,10 @@ def term_formulas(term: ScoreTerm) -> Iterator[tuple[KeyPath, str]]:
         yield ("fewer",), term.fewer
     if term.rank is not None:
         yield ("rank", "by"), term.rank.by
+    if term.table is not None:
+        yield ("table", "by"), term.table.by
+    if term.when is not None:
+        yield ("when",), term.when
 
 
 def formulas(calc: Calculator) -> Iterator[tuple[KeyPath, str]]:
@@ -73,13 +74,8 @@ def compile_calculator(calc: Calculator) -> Model:
     return {
         "id": calc.id,
         "players": [calc.players.min, calc.players.max],
-        "inputs": [
-            {"id": i.id, "min": i.min, "max": i.max, "unique": i.unique} for i in calc.inputs
-        ],
-        "settings": [
-            {"id": s.id, "options": [o.id for o in s.options], "default": s.default}
-            for s in calc.settings
-        ],
+        "inputs": [_compile_input(i) for i in calc.inputs],
+        "settings": [_compile_setting(s) for s in calc.settings],
         "terms": terms,
         "order": evaluation_order(terms),
         "total_min": calc.total_min,
@@ -88,10 +84,41 @@ def compile_calculator(calc: Calculator) -> Model:
     }
 
 
+def missing_input(spec: ScoreInput) -> int | str:
+    """What an input a player leaves out counts as: ``"position"`` for a ``unique`` input (turn
+    order: the player's place in the list, from ``min``); otherwise 0, or the end of the range
+    nearest to 0 when the range leaves 0 out (so a missing input is always in range)."""
+    if spec.unique:
+        return "position"
+    return min(max(0, spec.min), spec.max)
+
+
+def _compile_input(spec: ScoreInput) -> dict[str, Any]:
+    return {
+        "id": spec.id,
+        "min": spec.min,
+        "max": spec.max,
+        "unique": spec.unique,
+        "at_most_one": spec.at_most_one,
+        "missing": missing_input(spec),
+    }
+
+
+def _compile_setting(setting: Setting) -> dict[str, Any]:
+    if setting.options is None:
+        return {"id": setting.id, "kind": "yes_no", "default": setting.default}
+    options = [o.id for o in setting.options]
+    return {"id": setting.id, "kind": "choice", "options": options, "default": setting.default}
+
+
 def _compile_term(term: ScoreTerm) -> Term:
     compiled: Term = {"id": term.id, "kind": term.kind}
     if term.players is not None:
         compiled["players"] = [term.players.min, term.players.max]
+    if term.when is not None:
+        compiled["when"] = parse(term.when)
+    if term.helper is not None:
+        compiled["helper"] = term.helper
     if term.formula is not None:
         compiled["tree"] = parse(term.formula)
     elif term.fewer is not None:
@@ -103,6 +130,11 @@ def _compile_term(term: ScoreTerm) -> Term:
             for a in term.rank.awards
         ]
         compiled["tie"] = term.rank.tie
+        if term.rank.at_least is not None:
+            compiled["at_least"] = term.rank.at_least
+    elif term.table is not None:
+        compiled["tree"] = parse(term.table.by)
+        compiled["rows"] = [{"at_least": r.at_least, "points": r.points} for r in term.table.rows]
     elif term.rarity is not None:
         compiled["kinds"] = term.rarity.kinds
         compiled["values"] = term.rarity.values

@@ -1,8 +1,9 @@
 """The scoring engine. It runs on the compiled JSON model, exactly what the browser receives.
 
-:mod:`rulesite.scoring.compiler` turns a validated calculator into that model; ``score``
-evaluates it. ``templates/theme/assets/calculator.js`` implements ``score`` again, step for step,
-for the page; the worked examples and random inputs check that both agree.
+:mod:`rulesite.scoring.compiler` turns a validated calculator into that model (its shape is
+``scripts/rulesite/scoring/model.schema.json``); ``score`` evaluates it.
+``templates/theme/assets/scoring-engine.js`` is the same engine for the page and for Node; the
+shared vectors (``tests/data/scoring-vectors.json``) hold both to the same results.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from rulesite.scoring.expr import Tree, evaluate
 
 Model = dict[str, Any]
 """A compiled calculator: plain JSON (see :mod:`rulesite.scoring.compiler`)."""
+Term = dict[str, Any]
+"""One compiled line of a model."""
 
 FLOOR_TERM = "floor"
 """Breakdown key of the adjustment that lifts a total up to the calculator's floor."""
@@ -27,6 +30,9 @@ class PlayerScore:
     name: str
     total: int
     breakdown: dict[str, int]
+    """Points of each line that applies (and ``floor``): they add up to the total."""
+    helpers: dict[str, int] = field(default_factory=dict)
+    """Shown helper values: never added to the total."""
     rank: int = 0
 
 
@@ -44,7 +50,13 @@ class Result:
     def as_json(self) -> dict[str, Any]:
         return {
             "players": [
-                {"name": p.name, "total": p.total, "breakdown": p.breakdown, "rank": p.rank}
+                {
+                    "name": p.name,
+                    "total": p.total,
+                    "breakdown": p.breakdown,
+                    "helpers": p.helpers,
+                    "rank": p.rank,
+                }
                 for p in self.players
             ],
             "winners": self.winners,
@@ -53,80 +65,157 @@ class Result:
         }
 
 
-def setting_flags(settings: Mapping[str, str], model: Model) -> dict[str, int]:
-    """``<setting>_<option>`` = 1 for the chosen option, 0 for the others."""
+def setting_flags(settings: Mapping[str, Any], model: Model) -> dict[str, int]:
+    """The names settings give formulas: ``<setting>_<option>`` = 1 for the chosen option and 0
+    for the others; a yes/no setting is its own name, 1 for yes."""
     flags = {}
     for setting in model["settings"]:
         chosen = settings.get(setting["id"], setting["default"])
+        if setting["kind"] == "yes_no":
+            flags[setting["id"]] = int(chosen is True)
+            continue
         for option in setting["options"]:
             flags[f"{setting['id']}_{option}"] = int(option == chosen)
     return flags
 
 
+def missing_value(spec: Mapping[str, Any], position: int) -> int:
+    """What an input a player left out counts as: the model says (0 where the range allows it;
+    a ``unique`` input such as turn order counts the player's position, ``min`` first)."""
+    missing = spec["missing"]
+    return spec["min"] + position if missing == "position" else missing
+
+
+def input_values(model: Model, players: Sequence[Mapping[str, Any]]) -> list[dict[str, int]]:
+    """Each player's inputs, missing ones filled in by :func:`missing_value`."""
+    rows = []
+    for position, player in enumerate(players):
+        row = {}
+        for spec in model["inputs"]:
+            value = player.get(spec["id"])
+            row[spec["id"]] = missing_value(spec, position) if value is None else int(value)
+        rows.append(row)
+    return rows
+
+
+def conflicts(model: Model, players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Inputs whose values break a rule across players: two players with the same value of a
+    ``unique`` input, or more than one player with a non-zero ``at_most_one`` input. Each is
+    ``{"input", "rule", "players"}`` (the indexes of the players involved, in order)."""
+    rows = input_values(model, players)
+    found = []
+    for spec in model["inputs"]:
+        values = [row[spec["id"]] for row in rows]
+        if spec["unique"]:
+            for value in dict.fromkeys(values):
+                same = [i for i, v in enumerate(values) if v == value]
+                if len(same) > 1:
+                    found.append({"input": spec["id"], "rule": "unique", "players": same})
+        if spec["at_most_one"]:
+            holders = [i for i, v in enumerate(values) if v != 0]
+            if len(holders) > 1:
+                found.append({"input": spec["id"], "rule": "at_most_one", "players": holders})
+    return found
+
+
+def applies(term: Term, game: Mapping[str, int]) -> bool:
+    """Whether a line counts in this game: its player counts and its ``when`` (over the settings
+    and ``players``, which ``game`` holds) allow it."""
+    count = game["players"]
+    if "players" in term and not term["players"][0] <= count <= term["players"][1]:
+        return False
+    return "when" not in term or evaluate(term["when"], game) != 0
+
+
 def score(
     model: Model,
     players: Sequence[Mapping[str, Any]],
-    settings: Mapping[str, str] | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> Result:
     """Score checked input (see :func:`rulesite.scoring.inputs.check`); players keep their order."""
     count = len(players)
-    flags = setting_flags(settings or {}, model)
-    envs = [
-        {
-            **flags,
-            "players": count,
-            **{i["id"]: int(p.get(i["id"], 0)) for i in model["inputs"]},
-        }
-        for p in players
-    ]
+    game = {**setting_flags(settings or {}, model), "players": count}
+    envs = [{**game, **row} for row in input_values(model, players)]
     terms = {t["id"]: t for t in model["terms"]}
     breakdowns: list[dict[str, int]] = [{} for _ in players]
+    helpers: list[dict[str, int]] = [{} for _ in players]
     for term_id in model["order"]:
         term = terms[term_id]
-        active = "players" not in term or term["players"][0] <= count <= term["players"][1]
-        values = _term_values(term, envs) if active else [0] * count
-        for env, breakdown, value in zip(envs, breakdowns, values, strict=True):
-            env[term_id] = value
-            if active:
-                breakdown[term_id] = value
+        active = applies(term, game)
+        values = term_values(term, envs) if active else [0] * count
+        role = term.get("helper")
+        for index, (env, value) in enumerate(zip(envs, values, strict=True)):
+            env[term_id] = value  # an inactive line counts as 0 in later formulas
+            if active and role is None:
+                breakdowns[index][term_id] = value
+            elif active and role == "shown":
+                helpers[index][term_id] = value
     scores = []
-    for index, (player, breakdown) in enumerate(zip(players, breakdowns, strict=True)):
+    for index, player in enumerate(players):
+        breakdown = breakdowns[index]
         total = sum(breakdown.values())
         floor = model["total_min"]
         if floor is not None and total < floor:
             breakdown[FLOOR_TERM] = floor - total
             total = floor
-        scores.append(PlayerScore(str(player.get("name") or f"#{index + 1}"), total, breakdown))
+        name = str(player.get("name") or f"#{index + 1}")
+        scores.append(PlayerScore(name, total, breakdown, helpers[index]))
     return _rank(model, scores, envs)
 
 
-def _term_values(term: dict[str, Any], envs: list[dict[str, int]]) -> list[int]:
+def term_values(term: Term, envs: list[dict[str, int]]) -> list[int]:
+    """A line's value for each player."""
     kind = term["kind"]
+    if kind == "rarity":
+        return rarity_points(term, envs)
+    amounts = [evaluate(term["tree"], env) for env in envs]
     if kind == "formula":
-        return [evaluate(term["tree"], env) for env in envs]
+        return amounts
     if kind == "fewer":
-        amounts = [evaluate(term["tree"], env) for env in envs]
         return [sum(1 for other in amounts if other < mine) for mine in amounts]
     if kind == "rank":
-        amounts = [evaluate(term["tree"], env) for env in envs]
-        return rank_awards(amounts, award_points(term["awards"], len(envs)), term["tie"])
-    return rarity_points(term, envs)
+        points = award_points(term["awards"], len(envs))
+        return rank_awards(amounts, points, term["tie"], term.get("at_least"))
+    if kind == "table":
+        return [table_points(term["rows"], amount) for amount in amounts]
+    raise ValueError(f"unknown kind of line {kind!r}")
+
+
+def table_points(rows: list[dict[str, int]], value: int) -> int:
+    """The points of the last row whose ``at_least`` the value reaches (rows rise; validation
+    proves no value falls below the first row, which would score 0)."""
+    points = 0
+    for row in rows:
+        if value < row["at_least"]:
+            break
+        points = row["points"]
+    return points
 
 
 def award_points(tables: list[dict[str, Any]], count: int) -> list[int]:
-    """Points by place for ``count`` players (the first table that covers it)."""
+    """Points by place for ``count`` players (the table that covers it)."""
     for table in tables:
         if table["players"][0] <= count <= table["players"][1]:
             return table["points"]
     return []
 
 
-def rank_awards(amounts: list[int], points: list[int], tie: str) -> list[int]:
-    """Award ``points`` by place, more first; ties handled by ``tie`` (split, none, full)."""
+def rank_awards(
+    amounts: list[int], points: list[int], tie: str, at_least: int | None = None
+) -> list[int]:
+    """Award ``points`` by place, more first; ties handled by ``tie`` (split, none, full).
+
+    With ``at_least``, a player below it takes no place and scores nothing; the others are
+    ranked among themselves.
+    """
+    qualified = [a for a in amounts if at_least is None or a >= at_least]
     result = []
     for mine in amounts:
-        place = sum(1 for other in amounts if other > mine)  # places taken by better players
-        tied = sum(1 for other in amounts if other == mine)
+        if at_least is not None and mine < at_least:
+            result.append(0)
+            continue
+        place = sum(1 for other in qualified if other > mine)  # places taken by better players
+        tied = sum(1 for other in qualified if other == mine)
         occupied = [points[p] if p < len(points) else 0 for p in range(place, place + tied)]
         if tied == 1:
             result.append(occupied[0])
@@ -139,7 +228,7 @@ def rank_awards(amounts: list[int], points: list[int], tie: str) -> list[int]:
     return result
 
 
-def rarity_points(term: dict[str, Any], envs: list[dict[str, int]]) -> list[int]:
+def rarity_points(term: Term, envs: list[dict[str, int]]) -> list[int]:
     """Each good is worth its kind's value; kinds ranked from most to least collected overall,
     equal totals ordered by ``rarer_on_tie`` (rarest first, so it counts as rarer)."""
     totals = {kind: sum(env[kind] for env in envs) for kind in term["kinds"]}

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from rulesite.scoring.engine import Model
+from rulesite.scoring.engine import Model, conflicts
 from rulesite.terminal import quoted
 
 MAX_NAME_LENGTH = 40
@@ -32,8 +32,10 @@ def check(model: Model, players: Any, settings: Mapping[str, Any]) -> list[str]:
     if len(players) > high:
         return problems  # one line, not one per player beyond the table
     known = {i["id"]: i for i in model["inputs"]}
+    usable: list[dict[str, int]] = []  # each player's valid numbers: the rest count as missing
     for index, player in enumerate(players):
         where = f"players[{index}]"
+        usable.append({})
         if not isinstance(player, Mapping):
             problems.append(f"{where}: expected an object with a name and numbers")
             continue
@@ -50,7 +52,9 @@ def check(model: Model, players: Any, settings: Mapping[str, Any]) -> list[str]:
                 problems.append(f"{field}: expected a whole number, got {_shown(value)}")
             elif not spec["min"] <= value <= spec["max"]:
                 problems.append(f"{field}: {value} is outside {spec['min']}–{spec['max']}")
-    problems += _unique_problems(model, players)
+            else:
+                usable[index][key] = value
+    problems += _conflict_problems(model, usable)
     problems += _setting_problems(model, settings)
     return problems
 
@@ -81,14 +85,22 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:60] + "…"
 
 
-def _unique_problems(model: Model, players: list[Any]) -> list[str]:
+def _conflict_problems(model: Model, players: list[dict[str, int]]) -> list[str]:
+    """Rules across players (see :func:`~rulesite.scoring.engine.conflicts`), in words."""
     problems = []
-    for spec in model["inputs"]:
-        if not spec["unique"]:
+    for conflict in conflicts(model, players):
+        name = conflict["input"]
+        if conflict["rule"] == "unique":
+            message = f"players: each player needs a different {name}"
+            if message not in problems:
+                problems.append(message)
             continue
-        values = [p.get(spec["id"], 0) for p in players if isinstance(p, Mapping)]
-        if len(set(map(repr, values))) < len(values):
-            problems.append(f"players: each player needs a different {spec['id']}")
+        first, *others = conflict["players"]
+        problems += [
+            f"players[{index}].{name}: at most one player may have {name}; "
+            f"players[{first}] has it too"
+            for index in others
+        ]
     return problems
 
 
@@ -100,6 +112,9 @@ def _setting_problems(model: Model, settings: Mapping[str, Any]) -> list[str]:
         field = key if _PLAIN_KEY.fullmatch(key) else quoted(key)
         if spec is None:
             problems.append(f"{field}: unknown setting")
+        elif spec["kind"] == "yes_no":
+            if not isinstance(value, bool):
+                problems.append(f"{field}: expected true or false, got {_shown(value)}")
         elif not isinstance(value, str) or value not in spec["options"]:
             options = ", ".join(spec["options"])
             problems.append(f"{field}: expected one of {options}, got {_shown(value)}")

@@ -16,7 +16,7 @@ UI_KEYS = (
     "calc_tie_broken", "calc_then", "calc_tie_shared", "calc_tie_undecided", "calc_list_join",
     "calc_invalid", "calc_duplicate", "calc_fix_first", "calc_reset", "calc_reset_confirm",
     "calc_share", "calc_copied", "calc_copy_manual", "calc_state_ignored", "calc_sign",
-    "calc_try",
+    "calc_try", "calc_helpers", "calc_only_one",
 )  # fmt: skip
 
 
@@ -38,7 +38,7 @@ def page_payload(calc: Calculator, lang: str, ui: Callable[[str], str]) -> dict[
         "settings": {
             s.id: {
                 "label": plain(s.label, lang),
-                "options": {o.id: plain(o.label, lang) for o in s.options},
+                "options": {o.id: plain(o.label, lang) for o in s.options or []},
             }
             for s in calc.settings
         },

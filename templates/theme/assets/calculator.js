@@ -1,151 +1,13 @@
-// rulesite scoring calculator. Plain JS, no dependencies.
+// rulesite scoring calculator: the page around the engine. Plain JS, no dependencies.
 //
-// The scoring engine below mirrors scripts/rulesite/scoring/engine.py step for step: both walk
-// the same compiled model (formula trees as JSON), and the test suite checks that they agree on
-// every worked example and on random input. Nothing is ever evaluated as code: no eval, no
-// new Function. Text from people (player names) is only ever set with textContent or value.
+// The scoring itself is scoring-engine.js (window.RulesiteScore, loaded first), the same engine
+// Node tests against the shared vectors; this file builds the table, reads the cells, keeps
+// the state and says who won. Text from people (player names) and from data (labels) is only
+// ever set with textContent or value, never as HTML.
 (function () {
   "use strict";
 
-  // ---- Engine (keep in step with engine.py) -------------------------------------------------
-
-  function evaluate(tree, env) {
-    if ("n" in tree) return tree.n;
-    if ("v" in tree) return env[tree.v];
-    var a = tree.a.map(function (child) { return evaluate(child, env); });
-    switch (tree.op) {
-      case "+": return a[0] + a[1];
-      case "-": return a[0] - a[1];
-      case "*": return a[0] * a[1];
-      case "//": return Math.floor(a[0] / a[1]); // floor division, like Python's //
-      case "neg": return -a[0];
-      case "min": return Math.min.apply(null, a);
-      case "max": return Math.max.apply(null, a);
-    }
-    throw new Error("unknown operation " + tree.op);
-  }
-
-  function settingFlags(settings, model) {
-    var flags = {};
-    model.settings.forEach(function (s) {
-      var chosen = Object.prototype.hasOwnProperty.call(settings, s.id) ? settings[s.id] : s.default;
-      s.options.forEach(function (o) { flags[s.id + "_" + o] = o === chosen ? 1 : 0; });
-    });
-    return flags;
-  }
-
-  function awardPoints(tables, count) {
-    for (var i = 0; i < tables.length; i++) {
-      if (tables[i].players[0] <= count && count <= tables[i].players[1]) return tables[i].points;
-    }
-    return [];
-  }
-
-  function rankAwards(amounts, points, tie) {
-    return amounts.map(function (mine) {
-      var place = amounts.filter(function (o) { return o > mine; }).length;
-      var tied = amounts.filter(function (o) { return o === mine; }).length;
-      var occupied = [];
-      for (var p = place; p < place + tied; p++) occupied.push(p < points.length ? points[p] : 0);
-      if (tied === 1) return occupied[0];
-      if (tie === "split") return Math.floor(occupied.reduce(add, 0) / tied);
-      if (tie === "full") return occupied[0];
-      return 0;
-    });
-  }
-
-  function rarityPoints(term, envs) {
-    var totals = {};
-    term.kinds.forEach(function (k) {
-      totals[k] = envs.reduce(function (sum, env) { return sum + env[k]; }, 0);
-    });
-    var rarest = term.rarer_on_tie;
-    var common = term.kinds.slice().sort(function (x, y) {
-      return (totals[y] - totals[x]) || (rarest.indexOf(y) - rarest.indexOf(x));
-    });
-    var value = {};
-    common.forEach(function (k, i) { value[k] = term.values[i]; });
-    return envs.map(function (env) {
-      return term.kinds.reduce(function (sum, k) { return sum + env[k] * value[k]; }, 0);
-    });
-  }
-
-  function termValues(term, envs) {
-    var amounts;
-    if (term.kind === "formula") return envs.map(function (env) { return evaluate(term.tree, env); });
-    if (term.kind === "fewer") {
-      amounts = envs.map(function (env) { return evaluate(term.tree, env); });
-      return amounts.map(function (mine) { return amounts.filter(function (o) { return o < mine; }).length; });
-    }
-    if (term.kind === "rank") {
-      amounts = envs.map(function (env) { return evaluate(term.tree, env); });
-      return rankAwards(amounts, awardPoints(term.awards, envs.length), term.tie);
-    }
-    return rarityPoints(term, envs);
-  }
-
-  function add(x, y) { return x + y; }
-
-  function compareKeys(x, y) {
-    for (var i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] > y[i] ? 1 : -1;
-    return 0;
-  }
-
-  function score(model, players, settings) {
-    var count = players.length, flags = settingFlags(settings || {}, model);
-    var envs = players.map(function (p) {
-      var env = Object.assign({}, flags, { players: count });
-      model.inputs.forEach(function (i) { env[i.id] = p[i.id] === undefined ? 0 : p[i.id]; });
-      return env;
-    });
-    var terms = {};
-    model.terms.forEach(function (t) { terms[t.id] = t; });
-    var breakdowns = players.map(function () { return {}; });
-    model.order.forEach(function (id) {
-      var term = terms[id];
-      var active = !term.players || (term.players[0] <= count && count <= term.players[1]);
-      var values = active ? termValues(term, envs) : envs.map(function () { return 0; });
-      envs.forEach(function (env, i) {
-        env[id] = values[i];
-        if (active) breakdowns[i][id] = values[i];
-      });
-    });
-    var scores = players.map(function (p, i) {
-      var b = breakdowns[i], total = Object.keys(b).reduce(function (s, k) { return s + b[k]; }, 0);
-      if (model.total_min !== null && total < model.total_min) {
-        b.floor = model.total_min - total;
-        total = model.total_min;
-      }
-      return { name: String(p.name || "#" + (i + 1)), total: total, breakdown: b, rank: 0 };
-    });
-    var keys = scores.map(function (s, i) {
-      return [s.total].concat(model.tiebreakers.map(function (tb) {
-        return (tb.prefer === "higher" ? 1 : -1) * evaluate(tb.by, envs[i]);
-      }));
-    });
-    scores.forEach(function (s, i) {
-      s.rank = 1 + keys.filter(function (k) { return compareKeys(k, keys[i]) > 0; }).length;
-    });
-    var best = Math.max.apply(null, scores.map(function (s) { return s.total; }));
-    var candidates = [], decidedBy = [];
-    scores.forEach(function (s, i) { if (s.total === best) candidates.push(i); });
-    for (var pos = 0; pos < model.tiebreakers.length && candidates.length > 1; pos++) {
-      var top = Math.max.apply(null, candidates.map(function (i) { return keys[i][pos + 1]; }));
-      var narrowed = candidates.filter(function (i) { return keys[i][pos + 1] === top; });
-      if (narrowed.length < candidates.length) decidedBy.push(pos);
-      candidates = narrowed;
-    }
-    var outcome = candidates.length > 1 ? model.when_tied : (decidedBy.length ? "tiebreak" : "single");
-    return {
-      players: scores,
-      winners: candidates.map(function (i) { return scores[i].name; }),
-      outcome: outcome,
-      decided_by: decidedBy
-    };
-  }
-
-  // Tests (and curious readers) can call the engine directly.
-  window.RulesiteScore = { score: score, evaluate: evaluate };
+  var engine = window.RulesiteScore;
 
   // ---- Page -------------------------------------------------------------------------------
 
@@ -218,7 +80,9 @@
     if (!ok) return false;
     if (data.settings && typeof data.settings === "object") {
       this.model.settings.forEach(function (s) {
-        if (s.options.indexOf(data.settings[s.id]) >= 0) next.settings[s.id] = data.settings[s.id];
+        if (!Object.prototype.hasOwnProperty.call(data.settings, s.id)) return;
+        var value = data.settings[s.id];
+        if (s.kind === "yes_no" ? typeof value === "boolean" : s.options.indexOf(value) >= 0) next.settings[s.id] = value;
       });
     }
     this.state = next;
@@ -270,14 +134,27 @@
     select.value = String(this.state.count);
     select.addEventListener("change", function () { self.state.count = Number(select.value); self.update(); });
     controls.appendChild(select);
+    this.settingControls = {};
     this.model.settings.forEach(function (s) {
-      var id = "rs-setting-" + self.id + "-" + s.id;
-      controls.appendChild(el("label", { "for": id, "data-setting": s.id }, data.settings[s.id].label));
-      var choice = el("select", { id: id, "data-setting": s.id });
-      s.options.forEach(function (o) { choice.appendChild(el("option", { value: o }, data.settings[s.id].options[o])); });
-      choice.value = self.state.settings[s.id];
-      choice.addEventListener("change", function () { self.state.settings[s.id] = choice.value; self.update(); });
-      controls.appendChild(choice);
+      var id = "rs-setting-" + self.id + "-" + s.id, control;
+      if (s.kind === "yes_no") {
+        // A yes/no setting is a checkbox before its label.
+        control = el("input", { type: "checkbox", id: id, "data-setting": s.id });
+        control.checked = self.state.settings[s.id] === true;
+        control.addEventListener("change", function () { self.state.settings[s.id] = control.checked; self.update(); });
+        var box = el("span", { "class": "rs-calc__check", "data-setting": s.id });
+        box.appendChild(control);
+        box.appendChild(el("label", { "for": id }, data.settings[s.id].label));
+        controls.appendChild(box);
+      } else {
+        controls.appendChild(el("label", { "for": id, "data-setting": s.id }, data.settings[s.id].label));
+        control = el("select", { id: id, "data-setting": s.id });
+        s.options.forEach(function (o) { control.appendChild(el("option", { value: o }, data.settings[s.id].options[o])); });
+        control.value = self.state.settings[s.id];
+        control.addEventListener("change", function () { self.state.settings[s.id] = control.value; self.update(); });
+        controls.appendChild(control);
+      }
+      self.settingControls[s.id] = control;
     });
     this.root.appendChild(controls);
 
@@ -327,23 +204,13 @@
     });
     table.appendChild(inputs);
 
-    var terms = el("tbody", { "class": "rs-calc__terms" });
-    terms.appendChild(this.sectionRow(ui.breakdown));
     this.termCells = {};
-    var rows = this.model.total_min === null ? this.model.terms : this.model.terms.concat([{ id: "floor" }]);
-    rows.forEach(function (term) {
-      var row = el("tr", { "data-term-row": term.id });
-      row.appendChild(el("th", { scope: "row" }, term.id === "floor" ? "≥ " + self.model.total_min : data.terms[term.id]));
-      self.termCells[term.id] = [];
-      for (var i = 0; i < self.maxPlayers; i++) {
-        var td = el("td", { "data-column": String(i) }), out = el("output", { "data-term": term.id, "data-player": String(i) });
-        td.appendChild(out);
-        self.termCells[term.id].push(out);
-        row.appendChild(td);
-      }
-      terms.appendChild(row);
-    });
-    table.appendChild(terms);
+    var lines = this.model.terms.filter(function (t) { return !t.helper; });
+    if (this.model.total_min !== null) lines = lines.concat([{ id: engine.FLOOR_TERM }]);
+    table.appendChild(this.termSection(ui.breakdown, "rs-calc__terms", lines));
+    // Shown helper values (sets of symbols, a tier...) feed the lines but are never added up.
+    var shownHelpers = this.model.terms.filter(function (t) { return t.helper === "shown"; });
+    if (shownHelpers.length) table.appendChild(this.termSection(ui.helpers, "rs-calc__helpers", shownHelpers));
 
     var foot = el("tfoot");
     this.totalCells = []; this.rankCells = [];
@@ -378,6 +245,25 @@
     this.root.appendChild(actions);
     this.message = el("p", { "class": "rs-calc__message", role: "status" });
     this.root.appendChild(this.message);
+  };
+
+  Calculator.prototype.termSection = function (title, className, terms) {
+    var self = this, section = el("tbody", { "class": className });
+    section.appendChild(this.sectionRow(title));
+    terms.forEach(function (term) {
+      var row = el("tr", { "data-term-row": term.id });
+      var label = term.id === engine.FLOOR_TERM ? "≥ " + self.model.total_min : self.data.terms[term.id];
+      row.appendChild(el("th", { scope: "row" }, label));
+      self.termCells[term.id] = [];
+      for (var i = 0; i < self.maxPlayers; i++) {
+        var td = el("td", { "data-column": String(i) }), out = el("output", { "data-term": term.id, "data-player": String(i) });
+        td.appendChild(out);
+        self.termCells[term.id].push(out);
+        row.appendChild(td);
+      }
+      section.appendChild(row);
+    });
+    return section;
   };
 
   Calculator.prototype.sectionRow = function (text) {
@@ -431,7 +317,9 @@
       next.names[i] = String(p.name || "");
       self.model.inputs.forEach(function (spec) { next.values[spec.id][i] = p[spec.id] === undefined ? "" : String(p[spec.id]); });
     });
-    Object.keys(example.settings || {}).forEach(function (k) { next.settings[k] = example.settings[k]; });
+    Object.keys(example.settings || {}).forEach(function (k) {
+      if (Object.prototype.hasOwnProperty.call(next.settings, k)) next.settings[k] = example.settings[k];
+    });
     this.state = next;
     this.syncInputs();
     this.update();
@@ -440,53 +328,65 @@
   Calculator.prototype.syncInputs = function () {
     var self = this;
     this.root.querySelector("select").value = String(this.state.count);
-    this.model.settings.forEach(function (s) { document.getElementById("rs-setting-" + self.id + "-" + s.id).value = self.state.settings[s.id]; });
+    this.model.settings.forEach(function (s) {
+      var control = self.settingControls[s.id];
+      if (s.kind === "yes_no") control.checked = self.state.settings[s.id] === true;
+      else control.value = self.state.settings[s.id];
+    });
     this.nameInputs.forEach(function (input, p) { input.value = self.state.names[p]; });
     Object.keys(this.cells).forEach(function (field) {
       self.cells[field].forEach(function (input, p) { input.value = self.state.values[field][p]; });
     });
   };
 
-  // Read the visible cells: whole numbers in range; empty counts as 0.
+  // Read the visible cells: whole numbers in range. A blank cell is left out, and the engine
+  // gives it the model's meaning (0, or for turn order the column's position: the placeholder).
   Calculator.prototype.read = function () {
-    var self = this, players = [], problems = [], ui = this.ui;
+    var self = this, players = [], problems = [], ui = this.ui, marked = {};
     for (var p = 0; p < this.state.count; p++) players.push({ name: this.playerName(p) });
     this.model.inputs.forEach(function (spec) {
-      var label = self.data.inputs[spec.id].label, valid = [];
+      var label = self.data.inputs[spec.id].label;
+      marked[spec.id] = [];
       for (var p = 0; p < self.state.count; p++) {
         var text = self.state.values[spec.id][p].trim().replace(/^\uFF0D|^\u2212/, "-");
-        // A blank cell counts as 0, except in a field every player must differ in (turn order):
-        // there a blank means the column's position, shown as the placeholder.
-        var blank = spec.unique ? spec.min + p : 0;
-        var value = text === "" ? blank : (/^-?\d{1,9}$/.test(text) ? Number(text) : NaN);
-        var bad = !(value >= spec.min && value <= spec.max);
+        if (text === "") continue;
+        var value = /^-?\d{1,9}$/.test(text) ? Number(text) : NaN;
+        if (value >= spec.min && value <= spec.max) { players[p][spec.id] = value; continue; }
         var cellLabel = fill(ui.field_label, { player: self.playerName(p), field: label });
-        if (bad) problems.push(fill(ui.invalid, { field: cellLabel, min: spec.min, max: spec.max }));
-        else valid.push(value);
-        self.cells[spec.id][p].setAttribute("aria-invalid", bad ? "true" : "false");
-        players[p][spec.id] = bad ? 0 : value;
+        problems.push(fill(ui.invalid, { field: cellLabel, min: spec.min, max: spec.max }));
+        marked[spec.id].push(p);
       }
-      var repeated = valid.some(function (v, i) { return valid.indexOf(v) !== i; });
-      if (spec.unique && repeated) problems.push(fill(ui.duplicate, { field: label }));
+    });
+    // Rules across players (different turn orders, one holder of a card): the engine finds them.
+    engine.conflicts(this.model, players).forEach(function (c) {
+      var label = self.data.inputs[c.input].label;
+      var text = fill(c.rule === "unique" ? ui.duplicate : ui.only_one, { field: label });
+      if (problems.indexOf(text) < 0) problems.push(text);
+      c.players.forEach(function (p) { marked[c.input].push(p); });
+    });
+    this.model.inputs.forEach(function (spec) {
+      self.cells[spec.id].forEach(function (input, p) {
+        input.setAttribute("aria-invalid", marked[spec.id].indexOf(p) >= 0 ? "true" : "false");
+      });
     });
     return { players: players, problems: problems };
   };
 
-  function treeNames(tree, out) {
-    if (tree.v) out.push(tree.v);
-    (tree.a || []).forEach(function (child) { treeNames(child, out); });
-    return out;
-  }
+  function termTrees(term) { return [term.tree, term.when].filter(Boolean); }
 
-  // A setting is only offered while some term that uses it applies (e.g. the empire face in solo).
+  // A setting is only offered while some line that can apply with this many players uses it
+  // (e.g. the empire face only in solo), or a tie-breaker does. A `when` counts as use: it is
+  // how the setting switches its line on.
   Calculator.prototype.settingInUse = function (setting, count) {
-    var prefix = setting.id + "_";
+    var uses = function (tree) {
+      return engine.treeNames(tree).some(function (n) {
+        return setting.kind === "yes_no" ? n === setting.id : n.indexOf(setting.id + "_") === 0;
+      });
+    };
     return this.model.terms.some(function (t) {
-      var applies = !t.players || (t.players[0] <= count && count <= t.players[1]);
-      return applies && t.tree && treeNames(t.tree, []).some(function (n) { return n.indexOf(prefix) === 0; });
-    }) || this.model.tiebreakers.some(function (tb) {
-      return treeNames(tb.by, []).some(function (n) { return n.indexOf(prefix) === 0; });
-    });
+      var fits = !t.players || (t.players[0] <= count && count <= t.players[1]);
+      return fits && termTrees(t).some(uses);
+    }) || this.model.tiebreakers.some(function (tb) { return uses(tb.by); });
   };
 
   Calculator.prototype.update = function () {
@@ -520,21 +420,22 @@
       this.result.textContent = "";
       return;
     }
-    var result = score(this.model, read.players, this.state.settings);
-    var shown = { floor: false };
-    this.model.terms.forEach(function (t) { shown[t.id] = false; });
+    var result = engine.score(this.model, read.players, this.state.settings);
+    var shown = {};
+    Object.keys(this.termCells).forEach(function (id) { shown[id] = false; });
     result.players.forEach(function (player, i) {
       Object.keys(self.termCells).forEach(function (id) {
-        var has = Object.prototype.hasOwnProperty.call(player.breakdown, id);
-        self.termCells[id][i].textContent = has ? String(player.breakdown[id]) : "";
-        if (has && (id !== "floor" || player.breakdown[id] !== 0)) shown[id] = true;
+        var values = Object.prototype.hasOwnProperty.call(player.breakdown, id) ? player.breakdown : player.helpers;
+        var has = Object.prototype.hasOwnProperty.call(values, id);
+        self.termCells[id][i].textContent = has ? String(values[id]) : "";
+        if (has) shown[id] = true;
       });
       self.totalCells[i].textContent = String(player.total);
       var winner = result.winners.length === 1 && result.winners[0] === player.name && player.rank === 1;
       self.rankCells[i].textContent = String(player.rank) + (winner ? " · " + ui.winner : "");
       self.rankCells[i].classList.toggle("rs-calc__winner", winner || (result.outcome !== "single" && result.outcome !== "tiebreak" && player.rank === 1));
     });
-    Object.keys(shown).filter(function (id) { return self.termCells[id]; }).forEach(function (id) {
+    Object.keys(shown).forEach(function (id) {
       var row = self.table.querySelector('[data-term-row="' + id + '"]');
       if (row) row.hidden = !shown[id];
     });

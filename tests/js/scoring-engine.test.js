@@ -62,3 +62,13 @@ test("names from the data never reach Object.prototype", () => {
   const values = engine.inputValues({ inputs: [{ id: "x", min: 0, max: 9, missing: 0 }] }, [{ name: "A" }]);
   assert.equal(Object.getPrototypeOf(values[0]), null);
 });
+
+test("no code from strings and no HTML from strings, in the engine or the page", () => {
+  const assets = path.join(REPO, "templates", "theme", "assets");
+  for (const name of ["scoring-engine.js", "calculator.js"]) {
+    const source = fs.readFileSync(path.join(assets, name), "utf8");
+    for (const pattern of [/\beval\s*\(/, /new\s+Function\s*\(/, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/]) {
+      assert.ok(!pattern.test(source), `${name} matches ${pattern}`);
+    }
+  }
+});

@@ -1,5 +1,7 @@
-"""End-game scoring: a small safe expression language and the scoring engine.
+"""End-game scoring, a layer of its own under validation and rendering.
 
-The browser calculator (``templates/theme/assets/calculator.js``) walks the same parsed trees
-with the same rules; the worked examples in the data run through both.
+``expr`` parses the formula language (once per text), ``compiler`` turns a calculator record
+into the compiled model (``model.schema.json``), ``check`` and ``bounds`` validate it, ``engine``
+scores it. ``templates/theme/assets/scoring-engine.js`` is the same engine for the page and for
+Node; the shared vectors (``tests/data/scoring-vectors.json``) hold both to the same results.
 """

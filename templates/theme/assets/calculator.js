@@ -188,7 +188,9 @@
         var td = el("td", { "data-column": String(i) });
         var input = el("input", { type: "text", inputmode: spec.min < 0 ? "text" : "numeric", autocomplete: "off", "data-field": spec.id, "data-player": String(i), "class": "rs-calc__input" });
         input.value = self.state.values[spec.id][i];
-        if (spec.unique) input.placeholder = String(spec.min + i);
+        // A blank cell means what the engine makes of a missing input: say so where it is not 0.
+        var blank = engine.missingValue(spec, i);
+        if (blank !== 0) input.placeholder = String(blank);
         input.addEventListener("input", self.onValue.bind(self, spec.id, i, input));
         td.appendChild(input);
         if (spec.min < 0) {

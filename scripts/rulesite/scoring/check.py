@@ -22,7 +22,7 @@ from rulesite.scoring.compiler import (
     evaluation_order,
     syntax_problems,
 )
-from rulesite.scoring.engine import FLOOR_TERM, Model, Term, score
+from rulesite.scoring.engine import FLOOR_TERM, Model, Term, score, setting_flags
 from rulesite.scoring.expr import FUNCTIONS, Tree, names, parse
 from rulesite.scoring.inputs import check as check_inputs
 
@@ -236,20 +236,10 @@ def _may_apply(term: Term, count: int, model: Model) -> bool:
         return False
     if "when" not in term:
         return True
-    game = {name: Span.of(0, 1) for name in _model_flags(model)}
+    game = {name: Span.of(0, 1) for name in setting_flags({}, model)}
     game["players"] = Span.of(count, count)
     condition = span(term["when"], game)
     return not condition.low == condition.high == 0
-
-
-def _model_flags(model: Model) -> list[str]:
-    flags = []
-    for setting in model["settings"]:
-        if setting["kind"] == "yes_no":
-            flags.append(setting["id"])
-        else:
-            flags += [f"{setting['id']}_{option}" for option in setting["options"]]
-    return flags
 
 
 def _left_out_links(calc: Calculator, game: Game) -> Iterator[tuple[KeyPath, str]]:

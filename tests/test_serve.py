@@ -1,20 +1,29 @@
-"""Live preview: editing data re-renders the page; a mistake is reported and the preview stays."""
+"""Live preview: an edit rebuilds what it changed, as a build would; a mistake leaves the last good
+pages up."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 import socket
 import subprocess
 import sys
-import threading
 import time
+import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import make_project
+from rulesite import serve
+from rulesite.build import PreviewBuild, build
+from rulesite.errors import BuildError
+from rulesite.project import Project
+from tests.helpers import good_game_text, make_project
 
 
 def free_port() -> int:
@@ -42,12 +51,15 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
     root = make_project(tmp_path / "p")
     port = free_port()
     log = (tmp_path / "serve.log").open("w")
+    scratch = tmp_path / "tmp"  # where the preview keeps its files
+    scratch.mkdir()
     process = subprocess.Popen(
         [sys.executable, "-m", "rulesite", "serve", "--dev-addr", f"127.0.0.1:{port}"],
         cwd=root,
         stdout=log,
         stderr=subprocess.STDOUT,
         text=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
     )
     url = f"http://127.0.0.1:{port}/en/games/mini-game/"
     game = root / "data" / "games" / "mini-game.yaml"
@@ -69,6 +81,13 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
             assert time.monotonic() < deadline, "the mistake was never reported"
             time.sleep(0.3)
         assert "#5555" in wait_for(url, "#5555")  # the last good page is still served
+        replace_in(game, "bgg_rank: many", "bgg_rank: 6666")
+        wait_for(url, "#6666")  # the fix shows
+        replace_in(root / "data" / "site.yaml", "site_name: Rulesite", "site_name: Renamed Rules")
+        wait_for(url, "Renamed Rules")  # the site's name, in the header of every page
+        assert "Rulesite" not in wait_for(url, "Renamed Rules")
+        missing = missing_page(f"http://127.0.0.1:{port}/games/no-such-game/")
+        assert "404" in missing and "md-header" in missing  # the site's own 404 page
         assert process.poll() is None
     finally:
         process.terminate()
@@ -80,101 +99,321 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
         in output
     )
     assert "Traceback" not in output
+    assert list(scratch.glob("rulesite-*")) == []  # stopped by SIGTERM, it removed its files
 
 
-# The watcher on its own, without a server: it must outlive every failure and pick up the fix.
+def missing_page(url: str) -> str:
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(url, timeout=5)
+    assert caught.value.code == 404
+    return caught.value.read().decode("utf-8")
+
+
+# The preview on its own, without a server: what one change rebuilds, and that it is what a real
+# build writes.
+
+
+def other_game(slug: str) -> str:
+    """A second valid game: the fixture game under another slug, title and calculator id."""
+    return (
+        good_game_text()
+        .replace("slug: mini-game", f"slug: {slug}")
+        .replace("  - id: mini-game\n", f"  - id: {slug}\n")
+        .replace("迷你游戏", "另一游戏")
+        .replace("Mini Game", "Other Game")
+    )
+
+
+@dataclass
+class Previewing:
+    project: Project
+    preview: serve.Preview
+    said: list[str]
+    scratch: Path
+
+    def page(self, relative: str) -> str:
+        return (self.preview.site / relative).read_text("utf-8")
+
+    def rebuild(self) -> list[str]:
+        """Rebuild; what it said."""
+        start = len(self.said)
+        self.preview.rebuild()
+        return self.said[start:]
+
+    def assert_like_a_build(self) -> None:
+        """The preview holds, byte for byte, the site a real build of the same data writes."""
+        reference = self.scratch / f"reference-{len(list(self.scratch.glob('reference-*')))}"
+        build(self.project, site_dir=reference)
+        expected, actual = tree_digest(reference), tree_digest(self.preview.site)
+        expected.pop(".rulesite-site")
+        assert sorted(actual.keys() - expected.keys()) == []
+        assert sorted(expected.keys() - actual.keys()) == []
+        assert sorted(name for name in expected if expected[name] != actual[name]) == []
+
+
+@pytest.fixture
+def previewing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Previewing]:
+    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
+    project = Project(make_project(tmp_path / "p", games))
+    said: list[str] = []
+    monkeypatch.setattr(serve, "_say", said.append)
+    monkeypatch.setattr(serve, "RETRY_SECONDS", 0.0)
+    (tmp_path / "preview").mkdir()
+    preview = serve.Preview(project, tmp_path / "preview")
+    preview.start()
+    yield Previewing(project, preview, said, tmp_path)
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def modified(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in folder.rglob("*.html")}
+
+
+def test_the_first_build_says_what_it_does(previewing: Previewing) -> None:
+    assert previewing.said[:3] == [
+        "rulesite: checking data/…",
+        "rulesite: 2 games valid, 20 pages rendered",
+        "rulesite: building zh (whole), en (whole) with MkDocs…",
+    ]
+    assert re.fullmatch(
+        r"rulesite: built zh: whole \(\d+\.\d s\), en: whole \(\d+\.\d s\); \d+\.\d s in all",
+        previewing.said[3],
+    )
+    previewing.assert_like_a_build()
+
+
+def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
+    previewing: Previewing,
+) -> None:
+    site = previewing.preview.site
+    before = modified(site)
+    game = previewing.project.games_dir / "mini-game.yaml"
+    replace_in(game, "zh: 两张规则", "zh: 已改动的两张规则")
+    said = previewing.rebuild()
+    # The Chinese summary is on the Chinese pages only: English needs no build at all.
+    assert len(said) == 1 and re.fullmatch(
+        r"rulesite: built zh: 6 pages \(\d+\.\d s\); \d+\.\d s in all", said[0]
+    )
+    assert "已改动的两张规则" in previewing.page("games/mini-game/index.html")
+    after = modified(site)
+    rewritten = sorted(name for name in after if after[name] != before[name])
+    assert rewritten == [
+        "404.html",
+        "games/index.html",
+        "games/mini-game/faq/index.html",
+        "games/mini-game/index.html",
+        "games/mini-game/rules/index.html",
+        "games/mini-game/score/index.html",
+        "index.html",
+    ]
+    previewing.assert_like_a_build()
+    assert previewing.rebuild() == ["rulesite: no page changed"]
+
+
+def test_a_change_to_one_page_rebuilds_every_page_of_its_game(previewing: Previewing) -> None:
+    # A game's pages link to each other's headings; MkDocs checks those links against the
+    # pages it read in this build, so the game is rebuilt together.
+    site = previewing.preview.site
+    before = modified(site)
+    replace_in(previewing.project.games_dir / "mini-game.yaml", "zh: 没有。", "zh: 没有上限。")
+    previewing.rebuild()
+    after = modified(site)
+    rewritten = [name for name in after if after[name] != before[name]]
+    assert "games/mini-game/rules/index.html" in rewritten
+    assert "没有上限" in previewing.page("games/mini-game/faq/index.html")
+    assert "没有上限" not in (
+        previewing.preview.content / "zh/docs/games/mini-game/rules.md"
+    ).read_text("utf-8")
+
+
+def test_a_page_is_rebuilt_even_when_its_markdown_looks_older(
+    previewing: Previewing, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # File systems with coarse clocks can give the Markdown written now the time of the HTML
+    # written by the previous build: MkDocs would then think the page is up to date.
+    real_write = serve.Preview._write
+
+    def write_with_old_times(self: serve.Preview, files: dict[str, bytes]) -> set[str]:
+        changed = real_write(self, files)
+        for relative in changed:
+            if (self.content / relative).exists():
+                os.utime(self.content / relative, ns=(0, 0))
+        return changed
+
+    monkeypatch.setattr(serve.Preview, "_write", write_with_old_times)
+    replace_in(previewing.project.games_dir / "mini-game.yaml", "bgg_rank: 9999", "bgg_rank: 4321")
+    previewing.rebuild()
+    assert "#4321" in previewing.page("en/games/mini-game/index.html")
+
+
+def test_site_name_and_template_changes_show_up(previewing: Previewing) -> None:
+    project = previewing.project
+    replace_in(project.site_file, "site_name: Rulesite", "site_name: Renamed Rules")
+    said = previewing.rebuild()
+    assert re.fullmatch(r"rulesite: built en: whole \(\d+\.\d s\); \d+\.\d s in all", said[0])
+    header = '<span class="md-ellipsis">\n            Renamed Rules\n          </span>'
+    assert header in previewing.page("en/games/mini-game/index.html")
+    assert "Renamed Rules" not in previewing.page("games/mini-game/index.html")
+    template = project.templates_dir / "pages" / "rules.md.j2"
+    template.write_text(template.read_text("utf-8") + "\ntemplate-marker\n", "utf-8")
+    said = previewing.rebuild()
+    assert re.fullmatch(
+        r"rulesite: built zh: 10 pages \(.*\), en: 10 pages \(.*\); .* in all", said[0]
+    ), said
+    for page in ("games/other-game/rules/index.html", "en/games/mini-game/rules/index.html"):
+        assert "template-marker" in previewing.page(page)
+    previewing.assert_like_a_build()
+
+
+def test_a_theme_change_rebuilds_everything(previewing: Previewing) -> None:
+    css = previewing.project.templates_dir / "theme" / "assets" / "rulesite.css"
+    css.write_text(css.read_text("utf-8") + "\n.rs-marker { color: red }\n", "utf-8")
+    said = previewing.rebuild()
+    assert re.match(r"rulesite: built zh: whole .*, en: whole ", said[0])
+    assert ".rs-marker" in previewing.page("en/assets/rulesite.css")
+    previewing.assert_like_a_build()
+
+
+def test_added_and_deleted_games_come_and_go(previewing: Previewing) -> None:
+    games = previewing.project.games_dir
+    (games / "third-game.yaml").write_text(other_game("third-game"), "utf-8")
+    previewing.rebuild()
+    assert "Other Game" in previewing.page("en/games/third-game/index.html")
+    assert "games/third-game/" in previewing.page("en/index.html")
+    (games / "other-game.yaml").unlink()
+    previewing.rebuild()
+    assert not (previewing.preview.site / "games" / "other-game").exists()
+    assert not (previewing.preview.site / "en" / "games" / "other-game").exists()
+    assert "games/other-game/" not in previewing.page("index.html")
+    previewing.assert_like_a_build()
+
+
+def test_invalid_data_keeps_the_last_good_pages_and_the_fix_shows_up(
+    previewing: Previewing,
+) -> None:
+    site = previewing.preview.site
+    before = tree_digest(site)
+    game = previewing.project.games_dir / "mini-game.yaml"
+    replace_in(game, "bgg_rank: 9999", "bgg_rank: many")
+    replace_in(
+        previewing.project.games_dir / "other-game.yaml",
+        "  - id: other-game\n",
+        "  - id: mini-game\n",
+    )
+    assert previewing.rebuild() == [
+        "rulesite: data has errors; the preview keeps the last good pages",
+        "data/games/mini-game.yaml:10: card.bgg_rank: expected a whole number, got text 'many'",
+    ]
+    assert tree_digest(site) == before
+    replace_in(game, "bgg_rank: many", "bgg_rank: 4321")
+    assert previewing.rebuild() == [
+        "rulesite: data has errors; the preview keeps the last good pages",
+        "data/games/other-game.yaml:69: scoring[0].id: calculator id 'mini-game' is also used "
+        "in data/games/mini-game.yaml",
+    ]
+    replace_in(
+        previewing.project.games_dir / "other-game.yaml",
+        "  - id: mini-game\n",
+        "  - id: other-game\n",
+    )
+    previewing.rebuild()
+    assert "#4321" in previewing.page("en/games/mini-game/index.html")
+    previewing.assert_like_a_build()
+
+
+def test_an_unexpected_failure_is_retried_once_and_the_fix_shows_up(
+    previewing: Previewing, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failures = [RuntimeError("bad label \x1b[31m"), FileNotFoundError("mini-game.yaml")]
+    real_render = serve.render_cached
+
+    def render_failing_twice(*args: object) -> dict[str, str]:
+        if failures:
+            raise failures.pop(0)
+        return real_render(*args)
+
+    monkeypatch.setattr(serve, "render_cached", render_failing_twice)
+    game = previewing.project.games_dir / "mini-game.yaml"
+    replace_in(game, "bgg_rank: 9999", "bgg_rank: 4321")
+    assert previewing.rebuild() == [
+        "rulesite: rebuilding failed: RuntimeError: bad label \\x1b[31m; the preview keeps "
+        "the last good pages; trying again",
+        "rulesite: rebuilding failed: FileNotFoundError: mini-game.yaml; the preview keeps the "
+        "last good pages; waiting for the next change",
+    ]
+    assert "#9999" in previewing.page("en/games/mini-game/index.html")
+    replace_in(game, "bgg_rank: 4321", "bgg_rank: 5555")
+    said = previewing.rebuild()
+    assert len(said) == 1 and said[0].startswith("rulesite: built zh: 6 pages")
+    assert "#5555" in previewing.page("en/games/mini-game/index.html")
+
+
+def test_after_a_failed_build_the_next_build_is_whole(
+    previewing: Previewing, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_build = serve.build_previews
+
+    def failing_once(builds: list[PreviewBuild]) -> dict[str, float]:
+        monkeypatch.setattr(serve, "build_previews", real_build)
+        raise BuildError("MkDocs build failed: disk on fire")
+
+    monkeypatch.setattr(serve, "build_previews", failing_once)
+    game = previewing.project.games_dir / "mini-game.yaml"
+    before = tree_digest(previewing.preview.site)
+    replace_in(game, "bgg_rank: 9999", "bgg_rank: 4321")
+    assert previewing.rebuild() == [
+        "rulesite: cannot rebuild; the preview keeps the last good pages",
+        "MkDocs build failed: disk on fire",
+    ]
+    assert tree_digest(previewing.preview.site) == before
+    replace_in(game, "zh: 两张规则", "zh: 已改动的两张规则")
+    said = previewing.rebuild()
+    assert re.match(r"rulesite: built zh: whole .*, en: whole ", said[0])
+    assert "#4321" in previewing.page("en/games/mini-game/index.html")
+    previewing.assert_like_a_build()
+
+
+def test_search_index_merge_replaces_the_rebuilt_pages_in_place(tmp_path: Path) -> None:
+    def index(*docs: tuple[str, str]) -> dict:
+        return {"config": {"lang": ["en"]}, "docs": [{"location": at, "text": t} for at, t in docs]}
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(
+        json.dumps(index(("", "home"), ("games/a/", "a"), ("games/a/#x", "ax"), ("games/b/", "b"))),
+        "utf-8",
+    )
+    new.write_text(
+        json.dumps(index(("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c"))), "utf-8"
+    )
+    serve._merge_search_index(new, old, {"", "games/a/", "games/b/", "games/c/"})
+    assert json.loads(old.read_text("utf-8")) == index(
+        ("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c")
+    )
+    new.write_text("not json", "utf-8")
+    serve._merge_search_index(new, old, {""})  # unreadable: the old index stays
+    assert json.loads(old.read_text("utf-8"))["docs"][0]["text"] == "home 2"
 
 
 def test_snapshot_leaves_out_a_file_deleted_during_the_scan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rulesite import serve
+    (tmp_path / "kept.html").write_text("a", "utf-8")
 
-    (tmp_path / "kept.yaml").write_text("a: 1\n", "utf-8")
-
-    def walk_that_lists_a_deleted_file(folder: Path) -> Iterator[tuple[str, list[str], list[str]]]:
-        yield str(folder), [], ["deleted.yaml", "kept.yaml"]
+    def walk_that_lists_a_deleted_file(folder: str) -> Iterator[tuple[str, list[str], list[str]]]:
+        yield folder, [], ["deleted.html", "kept.html"]
 
     monkeypatch.setattr(serve.os, "walk", walk_that_lists_a_deleted_file)
-    assert list(serve._snapshot([tmp_path])) == [str(tmp_path / "kept.yaml")]
-
-
-def test_watcher_reports_a_failed_render_keeps_watching_and_shows_the_fix(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from rulesite import serve
-    from rulesite.project import Project
-
-    project = Project(make_project(tmp_path / "p"))
-    game = project.data_dir / "games" / "mini-game.yaml"
-    overview = project.content_dir / "en" / "docs" / "games" / "mini-game" / "index.md"
-    failures = [RuntimeError("bad label \x1b[31m"), FileNotFoundError("mini-game.yaml")]
-    real_render = serve.render_content
-
-    def render_failing_twice(project: Project) -> tuple[object, int]:
-        if failures:
-            raise failures.pop(0)
-        return real_render(project)
-
-    said: list[str] = []
-    monkeypatch.setattr(serve, "render_content", render_failing_twice)
-    monkeypatch.setattr(serve, "_say", said.append)
-    monkeypatch.setattr(serve, "POLL_SECONDS", 0.05)
-    monkeypatch.setattr(serve, "SETTLE_SECONDS", 0.0)
-    stop = threading.Event()
-    watcher = threading.Thread(target=serve._watch, args=(project, stop))
-    watcher.start()
-    try:
-        time.sleep(0.3)  # the watcher has taken its first snapshot
-        replace_in(game, "bgg_rank: 9999", "bgg_rank: 4321")
-        wait_until(lambda: len(said) == 2)  # the change, then the retry: both failed
-        time.sleep(0.3)
-        assert len(said) == 2 and not overview.exists()  # no retry without a change
-        replace_in(game, "bgg_rank: 4321", "bgg_rank: 5555")  # the fix
-        wait_until(lambda: overview.exists() and "5555" in overview.read_text("utf-8"))
-        assert watcher.is_alive()
-    finally:
-        stop.set()
-        watcher.join(timeout=10)
-    assert said[:2] == [
-        "rulesite: re-rendering failed: RuntimeError: bad label \\x1b[31m; the preview keeps "
-        "the last good pages; trying again",
-        "rulesite: re-rendering failed: FileNotFoundError: mini-game.yaml; the preview keeps the "
-        "last good pages; waiting for the next change",
-    ]
-    assert re.fullmatch(r"rulesite: re-rendered \d+ pages", said[2])
-    assert len(said) == 3
-
-
-def test_watcher_survives_a_failing_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rulesite import serve
-    from rulesite.project import Project
-
-    project = Project(make_project(tmp_path / "p"))
-    watcher = serve._Watcher(project)
-    said: list[str] = []
-    monkeypatch.setattr(serve, "_say", said.append)
-    real_snapshot = serve._snapshot
-
-    def snapshot_failing_once(folders: list[Path]) -> serve.Snapshot:
-        monkeypatch.setattr(serve, "_snapshot", real_snapshot)
-        raise PermissionError("data/games")
-
-    monkeypatch.setattr(serve, "_snapshot", snapshot_failing_once)
-    watcher.poll()
-    assert said == ["rulesite: watching failed: PermissionError: data/games"]
-    watcher.poll()  # scans again; nothing changed
-    assert said == ["rulesite: watching failed: PermissionError: data/games"]
+    assert list(serve._snapshot(tmp_path)) == ["kept.html"]
 
 
 def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text("utf-8")
     assert old in text
     path.write_text(text.replace(old, new), "utf-8")
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rulesite import publish
 from rulesite.errors import BuildError, UsageError
@@ -36,6 +37,9 @@ CONTENT_GITIGNORE = (
     "# Never edit or commit it; this file only keeps the folder in the repository.\n"
     "*\n!.gitignore\n"
 )
+
+DIRTY_BUILD_NOTICE = "A 'dirty' build is being performed"
+"""How MkDocs' warning about a dirty build begins."""
 
 _LANGUAGE_BUILDS = ".rulesite-languages"
 """Folder inside the staged site where each language is built before the site is assembled."""
@@ -133,7 +137,7 @@ def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = N
 
 
 def render_content(project: Project) -> tuple[Catalog, int]:
-    """Validate and write ``content/`` only (used by ``serve``): the catalog and page count."""
+    """Validate and write ``content/`` only: the catalog and page count."""
     catalog = load_catalog(project)
     pages = render_pages(project, catalog)
     # serve re-renders while an editor types: wait for a running build rather than fail.
@@ -188,8 +192,41 @@ def build_languages(
     return {lang: seconds for lang, (seconds, _) in results.items()}
 
 
+@dataclass(frozen=True)
+class PreviewBuild:
+    """One language's MkDocs build for a live preview (never strict)."""
+
+    lang: str
+    """Language code."""
+    config_file: Path
+    """The language project's generated ``mkdocs.yml``."""
+    site_dir: Path
+    """Where its site is built, and kept between builds."""
+    dirty: bool
+    """Build only the pages whose HTML in ``site_dir`` is missing or older than their Markdown
+    (MkDocs' ``--dirty`` mode), keeping the rest of ``site_dir``; else a whole, clean build."""
+
+
+def build_previews(builds: list[PreviewBuild]) -> dict[str, float]:
+    """Run each build in a forked process of its own, all at once; each language's time.
+
+    Always in processes, even for one language: a preview builds hundreds of times from one
+    server process, whose state (MkDocs', Material's and jieba's globals) stays as it was.
+    Raises BuildError with every language's problems.
+    """
+    for item in builds:
+        item.site_dir.mkdir(parents=True, exist_ok=True)
+    results = _in_processes(
+        [(b.lang, (str(b.config_file), str(b.site_dir), False, b.dirty)) for b in builds]
+    )
+    problems = [line for lang, (_, error) in results.items() if error for line in error]
+    if problems:
+        raise BuildError("\n".join(dict.fromkeys(problems)))
+    return {lang: seconds for lang, (seconds, _) in results.items()}
+
+
 def _in_processes(
-    jobs: list[tuple[str, tuple[str, str, bool]]],
+    jobs: list[tuple[str, tuple[Any, ...]]],
 ) -> dict[str, tuple[float, list[str] | None]]:
     # Forked workers share the imported MkDocs, Material and jieba with this process, so they
     # start at once. Each sends back its time and its problems; a worker that dies says so.
@@ -221,12 +258,14 @@ def _in_processes(
     return results
 
 
-def _language_worker(sender, config_file: str, site_dir: str, strict: bool) -> None:
+def _language_worker(
+    sender, config_file: str, site_dir: str, strict: bool, dirty: bool = False
+) -> None:
     """Child process: build one language; send (seconds, None) or (seconds, problem lines)."""
     _die_with_parent()
     started = time.perf_counter()
     try:
-        run_mkdocs(Path(config_file), Path(site_dir), strict=strict)
+        run_mkdocs(Path(config_file), Path(site_dir), strict=strict, dirty=dirty)
         outcome = None
     except BuildError as error:
         outcome = error.lines()
@@ -280,10 +319,12 @@ def assemble_languages(
             shutil.rmtree(site)
 
 
-def run_mkdocs(config_file: Path, site_dir: Path, strict: bool = True) -> None:
+def run_mkdocs(config_file: Path, site_dir: Path, strict: bool = True, dirty: bool = False) -> None:
     """Run a real MkDocs build of one generated project into ``site_dir``.
 
-    Warnings fail the build when strict; each names the data file its page came from.
+    Warnings fail the build when strict; each names the data file its page came from. With
+    ``dirty`` (previews), MkDocs rebuilds only pages whose HTML is missing or older than their
+    Markdown and keeps the rest of ``site_dir``.
     """
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -294,9 +335,9 @@ def run_mkdocs(config_file: Path, site_dir: Path, strict: bool = True) -> None:
     mkdocs_log.addHandler(collector)
     try:
         config = load_config(str(config_file), site_dir=str(site_dir), strict=strict)
-        config.plugins.on_startup(command="build", dirty=False)
+        config.plugins.on_startup(command="build", dirty=dirty)
         try:
-            mkdocs_build(config)
+            mkdocs_build(config, dirty=dirty)
         finally:
             config.plugins.on_shutdown()
     except MkDocsException as exc:
@@ -321,6 +362,8 @@ class _WarningCollector(logging.Handler):
         message = record.getMessage()
         if "reaches end of life" in message or "Zensical" in message:
             return  # Material's banner about its successor, not a problem with this site
+        if message.startswith(DIRTY_BUILD_NOTICE):
+            return  # asked for (previews): what it warns of is handled there (serve.py)
         self.messages.append(f"MkDocs: {_name_data_file(message)}")
 
 

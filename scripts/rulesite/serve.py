@@ -1,163 +1,489 @@
-"""Live preview: a watcher re-renders content/ from data/, and the preview site is rebuilt from it.
+"""Live preview that rebuilds only what an edit changed, into the HTML a real build writes.
 
-The watcher re-renders ``content/`` (one MkDocs project per language) whenever data/ or templates/
-change; MkDocs' live-reload server watches ``content/``, rebuilds both languages into a preview
-folder outside the project, assembles them as a real build does, and reloads the browser.
-Invalid data is reported and the last good pages stay up, so an editor can fix the file while
-the preview keeps working.
+``rulesite serve`` works in a scratch folder outside the project:
+
+- ``content/<lang>/``: its own copy of the generated MkDocs projects (``mkdocs_project.py``). The
+  project's ``content/`` belongs to ``rulesite build``, so the preview never waits for its lock;
+- ``languages/<lang>/``: each language's MkDocs site, kept between builds;
+- ``site/``: what the server serves, the languages assembled as a build assembles them.
+
+MkDocs' live-reload server polls ``data/``, ``templates/`` and ``mkdocs.yml``. On a change:
+
+1. load and validate: a game file whose bytes did not change is not checked again (``cache.py``);
+   the checks across files always run. Invalid data is reported exactly as ``rulesite validate``
+   reports it, and the preview keeps its last good pages;
+2. render: an unchanged game's pages come from the cache; home and the games index are rendered
+   again;
+3. write into ``content/`` only the files whose bytes changed;
+4. build each language that has a changed file: a whole build when its settings (``mkdocs.yml``:
+   site name, address, build date...) or its theme changed, else a MkDocs dirty build of the
+   changed games' pages and the pages in the navigation; both languages at once, each in a
+   forked process;
+5. copy what the builds wrote into ``site/``; the browser reloads.
+
+A dirty build writes the same HTML for a page as a whole build does: every page is in its file
+list, so links resolve as in a whole build; the navigation lists only home and the games index,
+which are rebuilt every time (their titles are in every page's navigation); and every page of a
+changed game is rebuilt, since a game's pages link to each other's headings. What may lag behind
+is search: a rebuilt page's entries replace its old ones in the language's search index (and a
+rebuilt game's search shard is replaced), but when the search terms change, the other pages keep
+the words the previous terms gave them until the next whole build.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import re
 import shutil
+import signal
 import sys
 import tempfile
-import threading
 import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from rulesite.build import assemble_languages, build_languages, render_content
-from rulesite.errors import RulesiteError
-from rulesite.mkdocs_project import language_projects
-from rulesite.project import Project
+import yaml
+
+from rulesite.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
+from rulesite.cache import ContentCache, render_cached
+from rulesite.errors import DataError, RulesiteError
+from rulesite.mkdocs_project import (
+    CONFIG_FILE,
+    DOCS_DIR,
+    SEARCH_TERMS,
+    THEME_DIR,
+    site_path,
+    write_projects,
+)
+from rulesite.project import LANGUAGES, Project
+from rulesite.search_split import shard_path
 from rulesite.terminal import printable
+from rulesite.validate import Catalog, load_catalog
 
-POLL_SECONDS = 0.5
-SETTLE_SECONDS = 0.1
+POLL_SECONDS = 0.1
+"""How often the server looks at the watched files (stat calls only)."""
+RETRY_SECONDS = 0.1
+"""Pause before the one retry of a rebuild that failed unexpectedly (a race is usually over)."""
+SEARCH_INDEX = "search/search_index.json"
+"""Material's search index in a language's site."""
+_GAME_PAGE = re.compile(r"games/[^/]+/")
+"""A game's pages live in ``games/<slug>/`` (``render.py``)."""
 
 
 def serve(project: Project, dev_addr: str) -> None:
-    """Render and build once (errors are fatal here), then serve with live reload."""
-    import logging
-
+    """Build the whole preview (errors are fatal here), then serve it with live reload."""
     from mkdocs.livereload import LiveReloadServer
 
-    # MkDocs' own CLI would set up its log output; we call it as a library, so do it here to
-    # show "Serving on http://..." and rebuild messages.
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-    mkdocs_log = logging.getLogger("mkdocs")
-    mkdocs_log.addHandler(handler)
-    mkdocs_log.setLevel(logging.INFO)
+    _log_to_console()
     host, _, port = dev_addr.rpartition(":")
-    render_content(project)
+    # Stopped by a process manager (or a test): leave as from Ctrl-C, removing the scratch folder.
+    signal.signal(signal.SIGTERM, _interrupt)
     with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:
-        preview = Path(scratch) / "site"
-        build_preview(project, preview)
+        preview = Preview(project, Path(scratch))
+        preview.start()
         server = LiveReloadServer(
-            builder=lambda: _rebuild(project, preview), host=host, port=int(port), root=str(preview)
+            builder=preview.rebuild,
+            host=host,
+            port=int(port),
+            root=str(preview.site),
+            polling_interval=POLL_SECONDS,
         )
-        server.watch(str(project.content_dir))
-        stop = threading.Event()
-        threading.Thread(target=_watch, args=(project, stop), daemon=True).start()
+        server.error_handler = preview.error_page
+        for path in (project.data_dir, project.templates_dir, project.mkdocs_file):
+            if path.exists():
+                server.watch(str(path))
         try:
             server.serve()
         except KeyboardInterrupt:
             pass
         finally:
-            stop.set()
             server.shutdown()
 
 
-def build_preview(project: Project, preview: Path) -> None:
-    """Build ``content/`` into ``preview`` (not strict), replacing it by rename when done."""
-    work = Path(tempfile.mkdtemp(prefix=".build-", dir=preview.parent))
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _log_to_console() -> None:
+    # MkDocs' own CLI would set up its log output; we call it as a library. The live-reload
+    # server says where it serves and when it reloads; the builds' progress comes from us.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    handler.addFilter(lambda record: not record.getMessage().startswith(DIRTY_BUILD_NOTICE))
+    mkdocs_log = logging.getLogger("mkdocs")
+    mkdocs_log.addHandler(handler)
+    mkdocs_log.setLevel(logging.INFO)
+    logging.getLogger("mkdocs.commands.build").setLevel(logging.WARNING)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one language's build must do."""
+
+    lang: str
+    whole: bool
+    """Build everything (settings or theme changed, or the last build failed)."""
+    pages: tuple[str, ...] = ()
+    """Pages to rebuild (paths under ``docs/``), in a dirty build."""
+    removed: tuple[str, ...] = ()
+    """Pages that are gone (paths under ``docs/``)."""
+    removed_games: tuple[str, ...] = ()
+    """Games that are gone (slugs): their search shards go too."""
+    use_directory_urls: bool = True
+    """As the language's settings say: where MkDocs writes a page."""
+
+
+class Preview:
+    """The preview's files and what it last built; ``rebuild()`` brings it up to date."""
+
+    def __init__(self, project: Project, folder: Path) -> None:
+        self.project = project
+        self.folder = folder
+        self.content = folder / "content"
+        self.builds = folder / "languages"
+        self.site = folder / "site"
+        self.cache = ContentCache()
+        self.written: dict[str, bytes] = {}
+        """Every file in ``content/`` (relative path) and its bytes."""
+        self.stale: set[str] = set(LANGUAGES)
+        """Languages whose site may not match ``content/``: built whole next time."""
+
+    def start(self) -> None:
+        """The first, whole build; problems are raised, as ``rulesite build`` raises them."""
+        self.site.mkdir(parents=True, exist_ok=True)
+        self.update(progress=_say)
+
+    def rebuild(self) -> None:
+        """Bring the preview up to date after a change; reports problems, never raises.
+
+        Invalid data, a failing template or a failed MkDocs build are reported and the last good
+        pages stay. Any other failure (a file deleted halfway through a step) is reported in
+        one line and retried once, since a race is usually over by then.
+        """
+        for retrying in (False, True):
+            try:
+                self.update()
+                return
+            except DataError as error:
+                _say("rulesite: data has errors; the preview keeps the last good pages")
+                _say_lines(error.lines())
+                return
+            except RulesiteError as error:
+                _say("rulesite: cannot rebuild; the preview keeps the last good pages")
+                _say_lines(error.lines())
+                return
+            except Exception as error:  # reported, then retried: see above
+                then = "waiting for the next change" if retrying else "trying again"
+                _say(
+                    f"rulesite: rebuilding failed: {type(error).__name__}: "
+                    f"{printable(str(error))}; the preview keeps the last good pages; {then}"
+                )
+                if not retrying:
+                    time.sleep(RETRY_SECONDS)
+
+    def update(self, progress: Callable[[str], None] | None = None) -> None:
+        """Validate, render, write what changed, build it and publish it into ``site/``."""
+        started = time.perf_counter()
+        say = progress or (lambda line: None)
+        say("rulesite: checking data/…")
+        catalog = load_catalog(self.project, cache=self.cache)
+        self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
+        pages = render_cached(self.project, catalog, self.cache)
+        say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
+        changed = self._write(self._generated(catalog, pages))
+        plans = [plan for lang in LANGUAGES if (plan := self._plan(lang, changed)) is not None]
+        if not plans:
+            _say("rulesite: no page changed")
+            return
+        names = ", ".join(f"{p.lang} ({'whole' if p.whole else 'changed pages'})" for p in plans)
+        say(f"rulesite: building {names} with MkDocs…")
+        seconds = self._build(plans)
+        _say(f"rulesite: {_summary(plans, seconds)}; {time.perf_counter() - started:.1f} s in all")
+
+    def error_page(self, code: int) -> bytes | None:
+        """The site's own 404 page for the server's errors, as ``mkdocs serve`` does."""
+        page = self.site / "404.html"
+        try:
+            return page.read_bytes() if code == 404 else None
+        except OSError:
+            return None
+
+    # --- content/ ---------------------------------------------------------------------------
+
+    def _generated(self, catalog: Catalog, pages: dict[str, str]) -> dict[str, bytes]:
+        """Every file of ``content/``, as ``rulesite build`` writes it, by relative path."""
+        files: dict[str, bytes] = {}
+        with tempfile.TemporaryDirectory(dir=self.folder, prefix=".generated-") as scratch:
+            # The settings, theme and search terms come from the build's own writer.
+            write_projects(self.project, Path(scratch), catalog, {})
+            for path in sorted(Path(scratch).rglob("*")):
+                if path.is_file():
+                    files[path.relative_to(scratch).as_posix()] = path.read_bytes()
+        for relative, text in pages.items():
+            lang, _, page = relative.partition("/")
+            files[f"{lang}/{DOCS_DIR}/{page}"] = text.encode("utf-8")
+        return files
+
+    def _write(self, files: dict[str, bytes]) -> set[str]:
+        """Make ``content/`` hold ``files``, touching only what differs; the paths changed."""
+        changed = set()
+        for relative, data in files.items():
+            if self.written.get(relative) != data:
+                path = self.content / relative
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+                changed.add(relative)
+        for relative in self.written.keys() - files.keys():
+            (self.content / relative).unlink(missing_ok=True)
+            changed.add(relative)
+        self.written = files
+        return changed
+
+    def _plan(self, lang: str, changed: set[str]) -> Plan | None:
+        mine = {path.removeprefix(f"{lang}/") for path in changed if path.startswith(f"{lang}/")}
+        if not mine and lang not in self.stale:
+            return None
+        config = self._config(lang)
+        if (
+            lang in self.stale
+            or CONFIG_FILE in mine
+            or any(path.startswith(f"{THEME_DIR}/") for path in mine)
+            or not isinstance(config.get("nav"), list)  # then every page is in every page's nav
+        ):
+            return Plan(lang, whole=True)
+        docs = f"{DOCS_DIR}/"
+        touched = {path.removeprefix(docs) for path in mine if path.startswith(docs)}
+        present = {
+            path.removeprefix(f"{lang}/{docs}")
+            for path in self.written
+            if path.startswith(f"{lang}/{docs}")
+        }
+        groups = {_group(page) for page in touched & present}
+        rebuild = {page for page in present if _group(page) in groups} | _nav_pages(config)
+        removed = touched - present
+        gone = {_group(page) for page in removed} - {_group(page) for page in present}
+        return Plan(
+            lang,
+            whole=False,
+            pages=tuple(sorted(rebuild & present)),
+            removed=tuple(sorted(removed)),
+            removed_games=tuple(sorted(g.split("/")[1] for g in gone if _GAME_PAGE.fullmatch(g))),
+            use_directory_urls=config.get("use_directory_urls", True) is not False,
+        )
+
+    def _config(self, lang: str) -> dict[str, Any]:
+        """The language's generated settings (written by ``mkdocs_project.py``: plain YAML)."""
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        try:
+            config = yaml.load(self.written.get(f"{lang}/{CONFIG_FILE}", b"{}"), Loader=loader)
+        except yaml.YAMLError:
+            config = None
+        return config if isinstance(config, dict) else {}
+
+    # --- building and publishing -------------------------------------------------------------
+
+    def _build(self, plans: list[Plan]) -> dict[str, float]:
+        before = {}
+        for plan in plans:
+            self.stale.add(plan.lang)  # until it is published: a failure means a whole build
+            if not plan.whole:
+                self._forget_pages(plan)
+                before[plan.lang] = _snapshot(self.builds / plan.lang)
+        self._load_search_terms(plans)
+        seconds = build_previews(
+            [
+                PreviewBuild(
+                    plan.lang,
+                    self.content / plan.lang / CONFIG_FILE,
+                    self.builds / plan.lang,
+                    dirty=not plan.whole,
+                )
+                for plan in plans
+            ]
+        )
+        for plan in plans:
+            self._publish(plan, before.get(plan.lang, {}))
+            self.stale.discard(plan.lang)
+        return seconds
+
+    def _forget_pages(self, plan: Plan) -> None:
+        # MkDocs' dirty build rebuilds a page whose HTML is missing: deleting it is surer than
+        # comparing modification times a few milliseconds apart. Gone pages leave the site too.
+        target = self.site / site_path(plan.lang)
+        for page in plan.pages + plan.removed:
+            output = _page_output(page, plan.use_directory_urls)
+            (self.builds / plan.lang / output).unlink(missing_ok=True)
+            if page in plan.removed:
+                _remove(target / output, target)
+        for slug in plan.removed_games:
+            _remove(target / shard_path(slug), target)
+
+    def _load_search_terms(self, plans: list[Plan]) -> None:
+        # Loading jieba's word table costs half a second: do it once here, before forking, so
+        # every build's worker inherits it (the plugin sees the same words and keeps them).
+        terms = self.content / LANGUAGES[0] / SEARCH_TERMS
+        if any(plan.lang == LANGUAGES[0] for plan in plans) and terms.is_file():
+            from rulesite.plugin import load_search_terms
+
+            load_search_terms(str(terms))
+
+    def _publish(self, plan: Plan, before: Snapshot) -> None:
+        """Copy what the build of ``plan.lang`` wrote into ``site/``, where the language lives."""
+        source = self.builds / plan.lang
+        target = self.site / site_path(plan.lang)
+        others = [site_path(lang).rstrip("/") for lang in LANGUAGES if lang != plan.lang]
+        after = _snapshot(source)
+        if plan.whole:
+            for relative in _snapshot(target, skip=[o for o in others if o]).keys() - after.keys():
+                _remove(target / relative, target)
+            for relative in after:
+                _copy(source / relative, target / relative)
+            return
+        for relative, state in after.items():
+            if before.get(relative) == state:
+                continue
+            if relative == SEARCH_INDEX:
+                gone = {
+                    _page_url(page, plan.use_directory_urls) for page in plan.pages + plan.removed
+                }
+                _merge_search_index(source / relative, target / relative, gone)
+            else:
+                _copy(source / relative, target / relative)
+
+
+def _group(page: str) -> str:
+    """Pages rebuilt together: a game's pages (they link to each other's headings), or one."""
+    match = _GAME_PAGE.match(page)
+    return match.group(0) if match else page
+
+
+def _nav_pages(config: dict[str, Any]) -> set[str]:
+    """The pages the navigation lists: their titles are in every page."""
+    pages: set[str] = set()
+
+    def walk(item: Any) -> None:
+        if isinstance(item, str) and item.endswith(".md"):
+            pages.add(item)
+        elif isinstance(item, list):
+            for child in item:
+                walk(child)
+        elif isinstance(item, dict):
+            for child in item.values():
+                walk(child)
+
+    walk(config.get("nav"))
+    return pages
+
+
+def _page_output(page: str, use_directory_urls: bool) -> str:
+    """Where MkDocs writes ``page`` (a path under ``docs/``), relative to the site."""
+    from mkdocs.structure.files import File
+
+    return File(page, None, None, use_directory_urls).dest_uri
+
+
+def _page_url(page: str, use_directory_urls: bool) -> str:
+    """A page's URL as the search index writes its locations (home is ``""``)."""
+    from mkdocs.structure.files import File
+
+    url = File(page, None, None, use_directory_urls).url
+    return "" if url in (".", "./") else url
+
+
+def _merge_search_index(new: Path, old: Path, pages: set[str]) -> None:
+    """Write into ``old`` the index of every page: ``pages``' entries from ``new``, a dirty
+    build's index of the pages it rebuilt, the others' from ``old``. Unreadable: ``old`` stays.
+    """
     try:
-        projects = language_projects(project.content_dir)
-        builds = work / "languages"
-        build_languages(project, projects, builds, strict=False)
-        site = work / "site"
-        assemble_languages({p.lang: builds / p.lang for p in projects}, site, whole=True)
-        old = work / "old"
-        if preview.exists():
-            preview.rename(old)
-        site.rename(preview)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        fresh = json.loads(new.read_text(encoding="utf-8"))
+        index = json.loads(old.read_text(encoding="utf-8"))
+        fresh_docs, old_docs = fresh["docs"], index["docs"]
+        by_page: dict[str, list[Any]] = {}
+        for doc in fresh_docs:
+            by_page.setdefault(doc["location"].partition("#")[0], []).append(doc)
+        docs: list[Any] = []
+        for doc in old_docs:
+            page = doc["location"].partition("#")[0]
+            if page in by_page:
+                docs.extend(by_page.pop(page))  # where the page was, in the order it was
+            elif page not in pages:
+                docs.append(doc)
+        for rest in by_page.values():
+            docs.extend(rest)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return
+    merged = json.dumps({**fresh, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
+    _write_atomically(old, merged.encode("utf-8"))
 
 
-def _rebuild(project: Project, preview: Path) -> None:
-    try:
-        build_preview(project, preview)
-    except RulesiteError as error:
-        for line in error.lines():
-            _say(line)
+Snapshot = dict[str, tuple[int, int, int]]
+"""Modification time (ns), size and inode of every file under a folder, by relative path."""
 
 
-Snapshot = dict[str, tuple[int, int]]
-"""Modification time (ns) and size of every file watched, by path."""
+def _snapshot(folder: Path, skip: Collection[str] = ()) -> Snapshot:
+    """The state of every file under ``folder``, leaving out the top-level folders ``skip``.
 
-
-def _snapshot(folders: list[Path]) -> Snapshot:
-    """The state of every file under ``folders``. Files and folders may come and go while it
-    runs (an editor's temporary files, a deletion): whatever vanishes is simply left out."""
+    Files may vanish while it runs: whatever vanishes is simply left out.
+    """
     state: Snapshot = {}
-    for folder in folders:
-        for parent, _, files in os.walk(folder):  # os.walk skips folders it cannot list
-            for name in files:
-                path = os.path.join(parent, name)
-                try:
-                    stat = os.stat(path)
-                except OSError:  # deleted (or made unreadable) since it was listed
-                    continue
-                state[path] = (stat.st_mtime_ns, stat.st_size)
+    top = os.fspath(folder)
+    for parent, dirs, files in os.walk(top):  # os.walk skips folders it cannot list
+        if parent == top:
+            dirs[:] = [name for name in dirs if name not in skip]
+        prefix = os.path.relpath(parent, top).replace(os.sep, "/") + "/"
+        prefix = "" if prefix == "./" else prefix
+        for name in files:
+            try:
+                stat = os.stat(os.path.join(parent, name))
+            except OSError:  # deleted (or made unreadable) since it was listed
+                continue
+            state[prefix + name] = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
     return state
 
 
-class _Watcher:
-    """Re-renders content/ when a watched file changes; never stops over an error.
+def _copy(source: Path, target: Path) -> None:
+    """Replace ``target`` by a copy of ``source`` in one rename: a reader sees one or the other."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = target.with_name(f".{target.name}.rulesite-copy")
+    shutil.copyfile(source, scratch)
+    os.replace(scratch, target)
 
-    Data errors are the editor's to fix: they are reported and the next change retries. Any
-    other failure (a template bug, a file deleted halfway through a render) is reported in one
-    line and retried once on its own, since a race is usually gone by the next poll.
-    """
 
-    def __init__(self, project: Project) -> None:
-        self.project = project
-        self.folders = [project.data_dir, project.templates_dir / "pages"]
-        self.seen: Snapshot = {}
-        self.retry = False
+def _write_atomically(target: Path, data: bytes) -> None:
+    scratch = target.with_name(f".{target.name}.rulesite-copy")
+    scratch.write_bytes(data)
+    os.replace(scratch, target)
+
+
+def _remove(path: Path, top: Path) -> None:
+    """Delete a file, then the folders it leaves empty, up to ``top``."""
+    path.unlink(missing_ok=True)
+    folder = path.parent
+    while folder != top and folder.is_relative_to(top):
         try:
-            self.seen = _snapshot(self.folders)
-        except Exception as error:  # then the first poll re-renders, which does no harm
-            _say(f"rulesite: watching failed: {type(error).__name__}: {printable(str(error))}")
-
-    def poll(self) -> None:
-        """One round: look for changes and re-render if there are any. Never raises."""
-        try:
-            current = _snapshot(self.folders)
-            if current == self.seen and not self.retry:
-                return
-            self.seen = current
-            time.sleep(SETTLE_SECONDS)  # let an editor finish writing
-            retrying, self.retry = self.retry, False
-            self.render(retrying)
-        except Exception as error:  # the watcher must outlive any one failure
-            _say(f"rulesite: watching failed: {type(error).__name__}: {printable(str(error))}")
-
-    def render(self, retrying: bool) -> None:
-        try:
-            _, count = render_content(self.project)
-        except RulesiteError as error:
-            _say("rulesite: data has errors; the preview keeps the last good pages")
-            for line in error.lines():
-                _say(line)
-        except Exception as error:  # reported, then retried: see the class
-            self.retry = not retrying
-            then = "trying again" if self.retry else "waiting for the next change"
-            _say(
-                f"rulesite: re-rendering failed: {type(error).__name__}: "
-                f"{printable(str(error))}; the preview keeps the last good pages; {then}"
-            )
-        else:
-            _say(f"rulesite: re-rendered {count} pages")
+            folder.rmdir()
+        except OSError:  # not empty, or gone already
+            return
+        folder = folder.parent
 
 
-def _watch(project: Project, stop: threading.Event) -> None:
-    watcher = _Watcher(project)
-    while not stop.wait(POLL_SECONDS):
-        watcher.poll()
+def _summary(plans: list[Plan], seconds: dict[str, float]) -> str:
+    """``built zh: 6 pages (0.5 s), en: whole (7.7 s)``."""
+    parts = [
+        f"{plan.lang}: {'whole' if plan.whole else f'{len(plan.pages)} pages'} "
+        f"({seconds.get(plan.lang, 0.0):.1f} s)"
+        for plan in plans
+    ]
+    return "built " + ", ".join(parts)
+
+
+def _say_lines(lines: list[str]) -> None:
+    for line in lines:
+        _say(line)
 
 
 def _say(line: str) -> None:

@@ -102,6 +102,7 @@ def lock(root: Path, wait: bool = False) -> Iterator[None]:
         yield
         return
     descriptor = os.open(root, os.O_RDONLY)
+    _HELD_LOCKS.add(descriptor)
     try:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -120,7 +121,26 @@ def lock(root: Path, wait: bool = False) -> Iterator[None]:
             )
         yield
     finally:
+        _HELD_LOCKS.discard(descriptor)
         os.close(descriptor)  # releases the lock
+
+
+_HELD_LOCKS: set[int] = set()
+"""Descriptors of the build locks this process holds."""
+
+
+def _forget_locks_in_child() -> None:
+    # A flock belongs to the open file, which a forked worker shares: if the worker kept its copy,
+    # the lock would outlive a killed build for as long as the worker does. Closing the copy (never
+    # unlocking it) leaves the lock to the build process alone.
+    for descriptor in _HELD_LOCKS:
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
+    _HELD_LOCKS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_locks_in_child)
 
 
 @dataclass(frozen=True)

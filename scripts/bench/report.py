@@ -108,12 +108,10 @@ def print_goals(results: list[Result]) -> None:
     ratios = ", ".join(f"{r.games} games {r.build.seconds / r.bare.total:.2f}×" for r in results)
     met = all(r.build.seconds <= BUILD_OVER_BARE * r.bare.total for r in results)
     print(f"{_mark(met)} rulesite build ≤ {BUILD_OVER_BARE} × bare MkDocs (Σ): {ratios}")
+    # For reference, not a goal: against bare MkDocs building only the slower language, which is
+    # what a perfectly parallel build could approach on two cores.
     ratios = ", ".join(f"{r.games} games {r.build.seconds / r.bare.slowest:.2f}×" for r in results)
-    met = all(r.build.seconds <= BUILD_OVER_BARE * r.bare.slowest for r in results)
-    print(
-        f"{_mark(met)} rulesite build ≤ {BUILD_OVER_BARE} × the slower language's bare MkDocs "
-        f"(max; languages built in parallel): {ratios}"
-    )
+    print(f"  (for reference: rulesite build ÷ the slower language's bare MkDocs alone: {ratios})")
     _ms_per_page_goal(results, by_count)
     _edit_goal(results, by_count)
     _search_goal(results, by_count)

@@ -27,6 +27,10 @@ CHROMIUM_ARGS = [
 """Flags for a sandboxed, offline CI machine (no background calls to Google's hosts)."""
 GOOD = REPO / "tests" / "data" / "good"
 BAD = REPO / "tests" / "data" / "bad"
+EXTRA_GAME = REPO / "tests" / "fixtures" / "extra-game" / "extra-game.yaml"
+"""A valid game with a calculator, whose slug and calculator id no real game uses."""
+GAME_SCHEMA_LINE = "# yaml-language-server: $schema=../schema/game.schema.json"
+"""The first line of every file in ``data/games/``."""
 
 
 def make_project(
@@ -56,6 +60,12 @@ def make_project(
 def good_game_text() -> str:
     """The YAML text of the good fixture game."""
     return (GOOD / "games" / "mini-game.yaml").read_text(encoding="utf-8")
+
+
+def extra_game_text() -> str:
+    """The YAML text of the extra fixture game, as it would sit in ``data/games/``."""
+    _, rest = EXTRA_GAME.read_text(encoding="utf-8").split("\n", 1)
+    return f"{GAME_SCHEMA_LINE}\n{rest}"
 
 
 @contextlib.contextmanager

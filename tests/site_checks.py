@@ -1,0 +1,230 @@
+"""Checks of a built site against the data it was built from.
+
+Every expectation comes from the catalog (games, their pages, titles, card facts, rulings,
+calculators), never from a list of known games: the real site's tests (``tests/test_site.py``)
+and the test that adds a game to a copy of the project run these same functions, so adding a
+valid game never breaks them.
+"""
+
+from __future__ import annotations
+
+import html as html_module
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlparse
+
+from rulesite.model import Game, IntRange, SiteData
+from rulesite.scoring.compiler import compile_calculator
+from rulesite.validate import Catalog
+from tests.helpers import elements
+
+LANGS = {"zh": "", "en": "en/"}
+"""Each language's URL prefix in the built site."""
+PAGES = {"overview": "", "rules": "rules/", "faq": "faq/", "score": "score/"}
+"""Each kind of game page's path under ``games/<slug>/``."""
+SITE_PAGES = ["", "games/"]
+"""Pages about every game: home and the games index."""
+
+
+def page_kinds(game: Game) -> list[str]:
+    """The pages ``game`` has: a score page only when it has calculators."""
+    return [kind for kind in PAGES if kind != "score" or game.scoring]
+
+
+def game_page_paths(game: Game) -> list[str]:
+    """Paths of ``game``'s pages, relative to a language's root."""
+    return [f"games/{game.slug}/{PAGES[kind]}" for kind in page_kinds(game)]
+
+
+def page_paths(games: list[Game]) -> list[str]:
+    """Every page of a site of ``games``, relative to a language's root."""
+    return SITE_PAGES + [path for game in games for path in game_page_paths(game)]
+
+
+def html_of(site_dir: Path, lang: str, path: str) -> str:
+    return (site_dir / LANGS[lang] / path / "index.html").read_text(encoding="utf-8")
+
+
+def text_of(html: str) -> str:
+    """What a reader sees of an HTML fragment: tags dropped, entities decoded."""
+    return html_module.unescape(re.sub(r"<[^>]+>", "", html)).strip()
+
+
+def all_pages(site_dir: Path) -> list[Path]:
+    return sorted(site_dir.rglob("*.html"))
+
+
+def span(value: IntRange) -> str:
+    return str(value.min) if value.min == value.max else f"{value.min}–{value.max}"
+
+
+def label(site: SiteData, key: str, lang: str, **values: str) -> str:
+    """An interface label of ``data/site.yaml`` in ``lang``, its placeholders filled."""
+    text = site.labels[key].get(lang)
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
+# --- One game -------------------------------------------------------------------------------------
+
+
+def check_game_page(site_dir: Path, game: Game, kind: str, lang: str) -> None:
+    """The page exists in ``lang`` with the game's title and the site's name in its <title>."""
+    html = html_of(site_dir, lang, f"games/{game.slug}/{PAGES[kind]}")
+    assert f'<html lang="{lang}"' in html
+    title = html_module.unescape(re.search(r"<title>(.*?)</title>", html).group(1))
+    assert game.title.get(lang) in title, (game.slug, kind, lang, title)
+    assert ("桌游规则速查" if lang == "zh" else "Rulesite") in title
+
+
+def card_values(site_dir: Path, game: Game, lang: str) -> tuple[list[str], str]:
+    """The overview card's values in order, and the card's whole text."""
+    html = html_of(site_dir, lang, f"games/{game.slug}/")
+    card = re.search(r'<section [^>]*class="rs-card".*?</section>', html, re.S).group(0)
+    return [text_of(v) for v in re.findall(r"<dd>(.*?)</dd>", card, re.S)], text_of(card)
+
+
+def check_overview_card(site_dir: Path, site: SiteData, game: Game, lang: str) -> None:
+    """The parameter card shows every fact of the game's ``card`` in ``lang``."""
+    card = game.card
+    values, text = card_values(site_dir, game, lang)
+    platform = site.platform.get(lang)
+    assert values[:9] == [
+        f"#{card.bgg_rank}",
+        f"{card.weight:.2f} / 5",
+        span(card.best_players),
+        span(card.players),
+        span(card.play_time),
+        str(card.year),
+        label(site, "age_value", lang, age=str(card.min_age)),
+        label(site, "edition_" + card.chinese_edition.value, lang),
+        label(site, "online_" + card.online_play.value, lang, platform=platform),
+    ], (game.slug, lang)
+    mechanics = {mechanic.id: mechanic for mechanic in site.mechanics}
+    for mechanic in card.mechanics:
+        assert mechanics[mechanic].label.get(lang) in text, (game.slug, mechanic)
+    assert card.verified.isoformat() in text
+    overview = html_of(site_dir, lang, f"games/{game.slug}/")
+    assert f"boardgamegeek.com/boardgame/{card.bgg_id}" in overview
+
+
+def check_ruling_anchors(site_dir: Path, game: Game) -> None:
+    """Every ruling has its anchor on the FAQ page of every language."""
+    expected = {ruling.id for ruling in game.faq}
+    for lang in LANGS:
+        html = html_of(site_dir, lang, f"games/{game.slug}/faq/")
+        found = set(re.findall(r'<h2 id="([a-z0-9-]+)"', html))
+        assert expected <= found, (game.slug, lang, expected - found)
+
+
+def check_calculators(site_dir: Path, game: Game) -> None:
+    """Each calculator is on the score page of every language, carrying its compiled model."""
+    for lang in LANGS:
+        html = html_of(site_dir, lang, f"games/{game.slug}/score/") if game.scoring else ""
+        models = {
+            attrs["data-calculator"]: json.loads(attrs["data-model"] or "")["model"]
+            for tag, attrs in elements(html)
+            if "rs-calc" in (attrs.get("class") or "").split() and attrs.get("data-model")
+        }
+        assert models == {
+            calc.id: json.loads(json.dumps(compile_calculator(calc))) for calc in game.scoring
+        }, (game.slug, lang)
+
+
+def check_game(site_dir: Path, site: SiteData, game: Game) -> None:
+    """Everything the built site must show of one game."""
+    for lang in LANGS:
+        for kind in page_kinds(game):
+            check_game_page(site_dir, game, kind, lang)
+        check_overview_card(site_dir, site, game, lang)
+    check_ruling_anchors(site_dir, game)
+    check_calculators(site_dir, game)
+
+
+# --- The whole site -------------------------------------------------------------------------------
+
+
+def check_home(site_dir: Path, games: list[Game], lang: str) -> None:
+    """The home page has one card per game, linking the game and naming it."""
+    html = html_of(site_dir, lang, "")
+    for game in games:
+        assert f'href="games/{game.slug}/"' in html
+        assert game.title.get(lang) in html_module.unescape(html)
+    assert html.count('class="grid cards') == 1
+    cards = re.search(r'class="grid cards[^"]*">\s*<ul>(.*?)</ul>', html, re.S).group(1)
+    assert cards.count("<li>") == len(games)  # one card per game, none run together
+
+
+def check_language_switch(site_dir: Path, games: list[Game]) -> None:
+    """Every page's language switcher links the same page in every language, and every page
+    the data gives (in every language) has a switcher."""
+    checked: set[str] = set()
+    for page in all_pages(site_dir):
+        if page.name == "404.html":
+            continue
+        html = page.read_text(encoding="utf-8")
+        links = re.findall(r'<a href="([^"]+)" hreflang="([\w-]+)" class="md-select__link">', html)
+        assert {lang for _, lang in links} == set(LANGS), page
+        for href, lang in links:
+            target = (page.parent / href).resolve() / "index.html"
+            assert target.exists(), f"{page}: {href}"
+            assert f'<html lang="{lang}"' in target.read_text(encoding="utf-8")
+            assert page.relative_to(site_dir).as_posix().removeprefix("en/") == (
+                target.relative_to(site_dir.resolve()).as_posix().removeprefix("en/")
+            )
+        checked.add(page.relative_to(site_dir).as_posix())
+    paths = page_paths(games)
+    expected = {f"{prefix}{path}index.html" for prefix in LANGS.values() for path in paths}
+    assert expected <= checked, sorted(expected - checked)
+
+
+def check_no_other_host(site_dir: Path) -> None:
+    """No page or stylesheet loads anything from another host."""
+    resource = re.compile(
+        r'<(?:script|img|iframe|source)[^>]*\ssrc="([^"]+)"|<link[^>]*href="([^"]+)"'
+    )
+    for page in all_pages(site_dir):
+        html = page.read_text(encoding="utf-8")
+        for match in resource.finditer(html):
+            url = match.group(1) or match.group(2)
+            if 'rel="canonical"' in match.group(0):
+                continue
+            assert not urlparse(url).netloc and not url.startswith("//"), f"{page}: {url}"
+        assert "fonts.googleapis" not in html and "Made with" not in html
+    for css in site_dir.rglob("*.css"):
+        assert not re.search(r"url\(\s*['\"]?(https?:)?//", css.read_text(encoding="utf-8")), css
+
+
+def search_docs(site_dir: Path, lang: str) -> list[dict]:
+    path = site_dir / LANGS[lang] / "search" / "search_index.json"
+    return json.loads(path.read_text(encoding="utf-8"))["docs"]
+
+
+def check_search_indexes(site_dir: Path, games: list[Game]) -> None:
+    """Each language has its own index, naming every game; English titles hold Chinese only
+    where they quote a game's Chinese title."""
+    zh, en = search_docs(site_dir, "zh"), search_docs(site_dir, "en")
+    assert zh and en
+    assert not any(d["location"].startswith("en/") for d in zh)
+    chinese_titles = {game.title.zh for game in games}
+    for doc in en:
+        if re.search(r"[\u4e00-\u9fff]", doc["title"]):
+            assert any(title in doc["title"] for title in chinese_titles), doc["title"]
+    for lang, docs in (("zh", zh), ("en", en)):
+        locations = {d["location"].split("#")[0] for d in docs}
+        for game in games:
+            prefix = f"games/{game.slug}/"  # locations are relative to the language's root
+            assert any(location.startswith(prefix) for location in locations), (lang, game.slug)
+
+
+def check_site(site_dir: Path, catalog: Catalog) -> None:
+    """Every check above, on a site built from ``catalog``."""
+    for game in catalog.games:
+        check_game(site_dir, catalog.site, game)
+    for lang in LANGS:
+        check_home(site_dir, catalog.games, lang)
+    check_language_switch(site_dir, catalog.games)
+    check_no_other_host(site_dir)
+    check_search_indexes(site_dir, catalog.games)

@@ -2,9 +2,9 @@
 
 ``tests/data/scoring-vectors.json`` is run by pytest (``tests/test_scoring_vectors.py``, the
 Python engine) and by Node (``tests/js/scoring-engine.test.js``, the page's engine). It holds
-every worked example of the site and of the scoring gallery, hand-checked edge cases, and random
-calculators made of every kind of line. Regenerate it after a change to the data or the engine,
-and review the diff like code:
+every worked example of the seed games (``SITE_CALCULATORS``) and of the scoring gallery,
+hand-checked edge cases, and random calculators made of every kind of line. Regenerate it after a
+change to the seed games, the gallery or the engine, and review the diff like code:
 
     .venv/bin/python -m tests.scoring_vectors --write
 
@@ -40,13 +40,24 @@ Case = dict[str, Any]
 # --- Calculators from data ----------------------------------------------------------------------
 
 
+SITE_CALCULATORS = ("nations", "nations-books", "clans-of-caledonia", "its-a-wonderful-world")
+"""The site's calculators the file holds: the seed games'. A game added to ``data/`` later does
+not make the file stale; its worked examples run through the Python engine
+(``tests/test_scoring_engine.py``) and the page's (``tests/test_calculator_browser.py``)."""
+
+
 def project_calculators() -> list[Calculator]:
-    """Every calculator of the site's data and of the scoring gallery."""
+    """The seed calculators of the site's data and every calculator of the scoring gallery."""
     calculators = []
     for root in (REPO, GALLERY):
         if (root / "mkdocs.yml").is_file():
             catalog = load_catalog(Project(root))
-            calculators += [calc for game in catalog.games for calc in game.scoring]
+            calculators += [
+                calc
+                for game in catalog.games
+                for calc in game.scoring
+                if root == GALLERY or calc.id in SITE_CALCULATORS
+            ]
     return calculators
 
 

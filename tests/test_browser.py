@@ -10,7 +10,8 @@ import pytest
 
 from rulesite.project import LANGUAGES
 from rulesite.search_split import game_of
-from tests.test_site import GAMES, LANGS, PAGES
+from tests.site_checks import LANGS, page_paths
+from tests.test_site import CATALOG, GAMES
 
 pytestmark = pytest.mark.browser
 
@@ -154,7 +155,7 @@ def test_overview_fits_a_360px_phone(browser, site_url, slug, lang) -> None:
 
 
 def test_no_console_errors_or_failed_requests_on_any_page(page, site_url) -> None:
-    paths = ["", "games/"] + [f"games/{slug}/{p}" for slug in GAMES for p in PAGES.values()]
+    paths = page_paths(CATALOG.games)
     for lang_prefix in LANGS.values():
         for path in paths:
             page.goto(site_url + lang_prefix + path)

@@ -8,16 +8,12 @@ import random
 import pytest
 
 from rulesite.scoring.engine import score
-from tests.test_scoring_engine import CALCULATORS, MODELS, random_players
+from tests.test_scoring_engine import CALCULATORS, CATALOG, MODELS, random_players
 
 pytestmark = pytest.mark.browser
 
-PAGES = {
-    "nations": "games/nations/score/",
-    "nations-books": "games/nations/score/",
-    "clans-of-caledonia": "games/clans-of-caledonia/score/",
-    "its-a-wonderful-world": "games/its-a-wonderful-world/score/",
-}
+PAGES = {calc.id: f"games/{game.slug}/score/" for game in CATALOG.games for calc in game.scoring}
+"""The score page of every calculator in data/."""
 
 
 def page_model(page, calc_id: str) -> dict:

@@ -7,21 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from rulesite.project import Project
+from rulesite.validate import load_catalog
 from tests.helpers import REPO
+from tests.site_checks import page_paths
 
 pytestmark = pytest.mark.browser
 
 AXE = REPO / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
-PAGES = [
-    "",
-    "games/",
-    "games/nations/",
-    "games/nations/rules/",
-    "games/nations/faq/",
-    "games/nations/score/",
-    "games/clans-of-caledonia/score/",
-    "games/its-a-wonderful-world/",
-]
+PAGES = page_paths(load_catalog(Project(REPO)).games)
+"""Home, the games index and every page of every game in data/."""
 
 
 @pytest.fixture(scope="module")

@@ -62,7 +62,11 @@ def test_links_that_are_not_web_addresses_are_refused_at_validation(tmp_path) ->
 
 
 # Markup that may only appear in a page if a payload got through.
-MATERIAL_INLINE_SCRIPTS = ("__md_scope=", "var target=document.getElementById(location.hash")
+MATERIAL_INLINE_SCRIPTS = (
+    "__md_scope=",
+    "var target=document.getElementById(location.hash",
+    'var palette=__md_get("__palette")',  # restores the reader's light/dark choice
+)
 """The theme's own inline scripts (the same on every page of every site)."""
 EMBEDDED = {"iframe", "img", "svg", "details", "object", "embed", "form", "input"}
 """Elements no data text may create inside the page content (the theme has its own icons)."""

@@ -84,15 +84,19 @@ def test_games_keep_their_source_structure_and_size() -> None:
         _, source = sources[index % len(sources)]
         for key in ("rules", "faq"):
             assert [item["id"] for item in game[key]] == [item["id"] for item in source[key]]
-        examples = [calc["examples"] for calc in game["scoring"]]
+        # scoring and terms are optional: a game may have neither
+        examples = [calc["examples"] for calc in game.get("scoring", [])]
         assert [[e["players"] for e in ex] for ex in examples] == [
-            [e["players"] for e in ex] for ex in (calc["examples"] for calc in source["scoring"])
+            [e["players"] for e in calc["examples"]] for calc in source.get("scoring", [])
         ]
-        assert len(game["terms"]) == len(source["terms"])
+        assert len(game["terms"]) == len(source.get("terms", []))
+        texts = len(list(corpus.text_pairs(source)))
         for lang in LANGUAGES:
             new = sum(len(text[lang]) for text in corpus.text_pairs(game))
             old = sum(len(text[lang]) for text in corpus.text_pairs(source))
-            assert 0.9 * old <= new <= old
+            # Within 10%; a game of short texts (a word or two each) may lose up to a short
+            # word per text, since a rewritten text is never longer than its source.
+            assert old - max(0.1 * old, 4 * texts) <= new <= old
 
 
 def test_words_come_from_the_real_games() -> None:

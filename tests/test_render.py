@@ -77,3 +77,10 @@ def test_helpers() -> None:
     assert format_range(IntRange(min=4, max=4)) == "4"
     assert join_sentences(["一。", "二。"], "zh") == "一。二。"
     assert join_sentences(["One.", "", "Two."], "en") == "One. Two."
+
+
+def test_related_lines_are_classed_as_paragraphs() -> None:
+    # `{: .rs-related }` on its own line classes the paragraph; at the end of a line, the link.
+    for relative, text in PAGES.items():
+        for line in text.splitlines():
+            assert not (line.endswith("{: .rs-related }") and line != "{: .rs-related }"), relative

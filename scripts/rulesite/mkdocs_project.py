@@ -102,6 +102,7 @@ def language_config(
     theme = config.setdefault("theme", {})
     theme["language"] = lang
     theme["custom_dir"] = THEME_DIR
+    theme["palette"] = _language_palette(theme.get("palette"), lang)
     extra = config.setdefault("extra", {})
     root_path = urlparse(site_url).path.rstrip("/") + "/" if site_url else "/"
     extra["alternate"] = [
@@ -119,6 +120,21 @@ def language_config(
         plugin_options = {"search_terms": SEARCH_TERMS, **plugin_options}
     config["plugins"] = [{"rulesite": plugin_options}, *_base_plugins(config.get("plugins"))]
     return config
+
+
+def _language_palette(palette: Any, lang: str) -> Any:
+    """The colour schemes with each toggle's label in ``lang``.
+
+    Material prints ``toggle.name`` as given, and one base config serves every language, so the
+    base may give the name as a map from language to label.
+    """
+    schemes = palette if isinstance(palette, list) else [palette] if palette else []
+    for scheme in schemes:
+        toggle = scheme.get("toggle") if isinstance(scheme, dict) else None
+        if isinstance(toggle, dict) and isinstance(toggle.get("name"), dict):
+            names = toggle["name"]
+            toggle["name"] = names.get(lang) or next(iter(names.values()))
+    return palette
 
 
 def _relative_root(lang: str, other: str) -> str:

@@ -312,3 +312,217 @@ def test_empire_face_is_offered_only_in_solo(page, site_url) -> None:
     assert total(page, "its-a-wonderful-world", 0) == "25"
     face.select_option("b")
     assert total(page, "its-a-wonderful-world", 0) == "40"
+
+
+# ---- Fits the hand (issue 11, item 3): fields, keypad, sign, full-width digits, focus ----------
+
+
+def test_fields_are_16px_so_phones_do_not_zoom(page, site_url) -> None:
+    page.goto(site_url + "en/games/nations/score/")
+    sizes = page.evaluate(
+        "[...document.querySelectorAll('.rs-calc input:not([type=checkbox]), .rs-calc select')]"
+        ".filter(e => e.offsetParent).map(e => parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert len(sizes) > 10 and min(sizes) >= 16
+
+
+@pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
+def test_every_field_asks_for_the_numeric_keypad(page, site_url, calc_id: str) -> None:
+    page.goto(site_url + PAGES[calc_id])
+    modes = page.evaluate(
+        "id => [...document.querySelectorAll(`.rs-calc[data-calculator='${id}'] [data-field]`)]"
+        ".map(e => e.getAttribute('inputmode'))",
+        calc_id,
+    )
+    assert modes and set(modes) == {"numeric"}
+    negative = [i["id"] for i in MODELS[calc_id]["inputs"] if i["min"] < 0]
+    for field in negative:  # the keypad has no minus key: a ± button beside each such cell
+        assert page.locator(f"[data-sign='{field}:0']").count() == 1
+
+
+def test_sign_on_a_blank_cell_does_nothing(page, site_url) -> None:
+    page.goto(site_url + "en/games/nations/score/")
+    cell(page, "nations", "vp", 0).fill("5")
+    page.locator("[data-sign='stability:0']").click()
+    assert cell(page, "nations", "stability", 0).input_value() == ""
+    assert cell(page, "nations", "stability", 0).get_attribute("aria-invalid") == "false"
+    assert total(page, "nations", 0) == "5"
+    assert page.locator(".rs-calc__errors").first.inner_text() == ""
+
+
+def test_a_lone_minus_typed_before_its_digits_is_not_an_error(page, site_url) -> None:
+    page.goto(site_url + "en/games/nations/score/")
+    cell(page, "nations", "vp", 0).fill("5")
+    cell(page, "nations", "stability", 0).fill("-")
+    assert total(page, "nations", 0) == "5"
+    cell(page, "nations", "stability", 0).fill("-3")
+    assert cell(page, "nations", "stability", 0).get_attribute("aria-invalid") == "false"
+
+
+def test_full_width_digits_are_read(page, site_url) -> None:
+    page.goto(site_url + "games/its-a-wonderful-world/score/")
+    cell(page, "its-a-wonderful-world", "card_vp", 0).fill("３１")
+    assert cell(page, "its-a-wonderful-world", "card_vp", 0).get_attribute("aria-invalid") == (
+        "false"
+    )
+    assert total(page, "its-a-wonderful-world", 0) == "31"
+    page.goto(site_url + "games/nations/score/")
+    cell(page, "nations", "vp", 0).fill("１２")
+    cell(page, "nations", "stability", 0).fill("－２")
+    cell(page, "nations", "vp", 1).fill("3")
+    assert page.locator(".rs-calc__errors").first.inner_text() == ""
+    assert total(page, "nations", 0) != "—"
+
+
+@pytest.mark.parametrize("second", ["1", ""], ids=["typed", "blank-is-column-2"])
+def test_cells_in_a_conflict_are_marked(page, site_url, second: str) -> None:
+    page.goto(site_url + "en/games/nations/score/")
+    cell(page, "nations", "vp", 0).fill("5")
+    cell(page, "nations", "order", 0).fill("1" if second else "2")
+    cell(page, "nations", "order", 1).fill(second)
+    marked = [cell(page, "nations", "order", p).get_attribute("aria-invalid") for p in (0, 1)]
+    assert marked == ["true", "true"]
+    assert (
+        "each player needs a different value" in page.locator(".rs-calc__errors").first.inner_text()
+    )
+    outline = cell(page, "nations", "order", 1).evaluate("e => getComputedStyle(e).outlineStyle")
+    assert outline != "none"
+
+
+def test_keyboard_focus_is_visible(page, site_url) -> None:
+    page.goto(site_url + "en/games/nations/score/")
+    cell(page, "nations", "vp", 0).focus()
+    page.keyboard.press("Tab")
+    style = page.evaluate(
+        "(() => { const s = getComputedStyle(document.activeElement);"
+        " return [document.activeElement.dataset.field, s.outlineStyle, s.outlineWidth,"
+        " s.boxShadow]; })()"
+    )
+    field, outline_style, outline_width, shadow = style
+    assert field == "vp"
+    assert (outline_style != "none" and float(outline_width[:-2]) >= 2) or shadow != "none"
+
+
+def test_tap_targets_are_at_least_24px(browser, site_url) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 780})
+    phone = context.new_page()
+    phone.goto(site_url + "games/nations/score/")
+    boxes = phone.evaluate(
+        "[...document.querySelectorAll('.rs-calc button, .rs-calc__try, .rs-calc input,"
+        " .rs-calc select')].filter(e => e.offsetParent && e.type !== 'checkbox')"
+        ".map(e => { const r = e.getBoundingClientRect();"
+        " return [e.className || e.tagName, r.width, r.height]; })"
+    )
+    small = [b for b in boxes if b[1] < 24 or b[2] < 24]
+    assert boxes and small == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["", "en/"])
+def test_first_cell_is_a_few_tabs_away(page, site_url, lang: str) -> None:
+    """Tab to the theme's "Skip to content" link, Enter, then Tab on to the first score cell."""
+    page.goto(site_url + lang + "games/nations/score/")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    presses = 1
+    while presses < 30 and page.evaluate("document.activeElement.dataset.field") is None:
+        page.keyboard.press("Tab")
+        presses += 1
+    assert page.evaluate("document.activeElement.dataset.player") == "0"
+    assert presses <= 5
+
+
+# ---- Sheets are never lost (issue 11, item 4) --------------------------------------------------
+
+SAVED = "rulesite:calc:v1:nations"
+NATIONS = ".rs-calc[data-calculator='nations']"
+
+
+def saved_sheet(page) -> dict | None:
+    text = page.evaluate(f"localStorage.getItem('{SAVED}')")
+    return None if text is None else json.loads(text)
+
+
+def share_link_of_an_example(browser, site_url: str) -> str:
+    """A friend's share link: the first Nations example, made on another device."""
+    other = browser.new_context()
+    friend = other.new_page()
+    friend.goto(site_url + "en/games/nations/score/")
+    friend.locator(".rs-calc__examples[data-calculator='nations'] button").first.click()
+    link = friend.evaluate(
+        "document.querySelector(\".rs-calc[data-calculator='nations']\").rsCalculator.shareUrl()"
+    )
+    other.close()
+    return link
+
+
+def test_share_link_opens_beside_the_saved_sheet(browser, page, site_url) -> None:
+    link = share_link_of_an_example(browser, site_url)
+    page.goto(site_url + "en/games/nations/score/")
+    cell(page, "nations", "vp", 0).fill("7")
+    page.locator("[data-name='0']").first.fill("Mine")
+    page.goto(link)
+    bar = page.locator(NATIONS + " .rs-calc__shared")
+    assert bar.is_visible() and "Shared sheet" in bar.inner_text()
+    assert page.locator("[data-name='0']").first.input_value() == "Ann"
+    assert "score-" not in page.evaluate("location.hash")  # the fragment is read, then cleared
+    assert saved_sheet(page)["names"][0] == "Mine"  # nothing written before "Keep it"
+    cell(page, "nations", "vp", 1).fill("40")  # editing the shared sheet still saves nothing
+    assert saved_sheet(page)["values"]["vp"][0] == "7"
+    page.reload()  # the shared sheet (with its edit) stays on screen, still beside mine
+    assert bar.is_visible() and cell(page, "nations", "vp", 1).input_value() == "40"
+    page.locator(NATIONS + " [data-action='drop-shared']").click()
+    assert not bar.is_visible()
+    assert page.locator("[data-name='0']").first.input_value() == "Mine"
+    assert cell(page, "nations", "vp", 0).input_value() == "7"
+    page.reload()
+    assert not bar.is_visible() and cell(page, "nations", "vp", 0).input_value() == "7"
+    assert page.problems == []
+
+
+def test_keeping_a_shared_sheet_replaces_the_saved_one(browser, page, site_url) -> None:
+    link = share_link_of_an_example(browser, site_url)
+    page.goto(site_url + "games/nations/score/")
+    cell(page, "nations", "vp", 0).fill("7")
+    page.goto(link)
+    page.locator(NATIONS + " [data-action='keep-shared']").click()
+    assert not page.locator(NATIONS + " .rs-calc__shared").is_visible()
+    assert saved_sheet(page)["names"][0] == "Ann"
+    page.reload()
+    assert page.locator("[data-name='0']").first.input_value() == "Ann"
+    assert not page.locator(NATIONS + " .rs-calc__shared").is_visible()
+
+
+def test_edits_to_a_shared_sheet_survive_a_reload(browser, site_url) -> None:
+    link = share_link_of_an_example(browser, site_url)
+    context = browser.new_context()  # nothing saved here: the shared sheet simply becomes it
+    fresh = context.new_page()
+    fresh.goto(link)
+    assert not fresh.locator(NATIONS + " .rs-calc__shared").is_visible()
+    assert "score-" not in fresh.evaluate("location.hash")
+    cell(fresh, "nations", "vp", 0).fill("99")
+    fresh.reload()
+    assert cell(fresh, "nations", "vp", 0).input_value() == "99"
+    context.close()
+
+
+def test_loading_an_example_asks_before_replacing_a_sheet(page, site_url) -> None:
+    dialogs = []
+
+    def answer(dialog, accept: bool) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.goto(site_url + "en/games/nations/score/")
+    examples = page.locator(".rs-calc__examples[data-calculator='nations'] button")
+    cell(page, "nations", "vp", 0).fill("7")
+    page.once("dialog", lambda d: answer(d, False))
+    examples.first.click()
+    assert dialogs == ["Load this example? It replaces the numbers and names on this sheet."]
+    assert cell(page, "nations", "vp", 0).input_value() == "7"
+    assert saved_sheet(page)["values"]["vp"][0] == "7"
+    page.once("dialog", lambda d: answer(d, True))
+    examples.first.click()
+    assert len(dialogs) == 2 and page.locator("[data-name='0']").first.input_value() == "Ann"
+    examples.nth(1).click()  # an example as loaded can be loaded again: no question
+    assert len(dialogs) == 2

@@ -119,6 +119,10 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "calc_sign": frozenset({"field"}),
     "calc_helpers": frozenset(),
     "calc_only_one": frozenset({"field"}),
+    "calc_shared_notice": frozenset(),
+    "calc_keep_shared": frozenset(),
+    "calc_back_to_mine": frozenset(),
+    "calc_example_confirm": frozenset(),
     "colon": frozenset(),
     "page_home": frozenset(),
 }

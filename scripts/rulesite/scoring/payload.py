@@ -17,6 +17,7 @@ UI_KEYS = (
     "calc_invalid", "calc_duplicate", "calc_fix_first", "calc_reset", "calc_reset_confirm",
     "calc_share", "calc_copied", "calc_copy_manual", "calc_state_ignored", "calc_sign",
     "calc_try", "calc_helpers", "calc_only_one",
+    "calc_shared_notice", "calc_keep_shared", "calc_back_to_mine", "calc_example_confirm",
 )  # fmt: skip
 
 

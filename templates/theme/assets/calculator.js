@@ -12,6 +12,9 @@
   // ---- Page -------------------------------------------------------------------------------
 
   var STORAGE_PREFIX = "rulesite:calc:v1:";
+  // A sheet opened from a share link waits here (this tab only) until the reader keeps or drops
+  // it, so a reload neither loses the shared sheet nor lets it overwrite the reader's own.
+  var SHARED_PREFIX = "rulesite:calc:v1:shared:";
   var MAX_STATE_CHARS = 20000, MAX_NAME = 40;
 
   function el(tag, attrs, text) {
@@ -35,10 +38,14 @@
     this.id = root.getAttribute("data-calculator");
     this.maxPlayers = this.model.players[1];
     this.state = this.blankState();
-    var restored = this.restore();
+    this.shared = false;
+    var restored = this.restore(this.takeFragment());
     this.build();
     if (restored === false) this.message.textContent = this.ui.state_ignored;
+    this.showSharedBar();
     this.update();
+    // A share link opened while this page is open changes only the fragment: no new page load.
+    window.addEventListener("hashchange", this.onHashChange.bind(this));
   }
 
   Calculator.prototype.blankState = function () {
@@ -91,26 +98,111 @@
 
   Calculator.prototype.fragmentKey = function () { return "score-" + this.id + "="; };
 
-  // Returns true (restored), null (nothing saved) or false (something unusable was found).
-  Calculator.prototype.restore = function () {
-    var hash = window.location.hash.slice(1), key = this.fragmentKey(), found = null;
-    hash.split("&").forEach(function (part) { if (part.indexOf(key) === 0) found = part.slice(key.length); });
-    if (found !== null) {
-      var decoded = null;
-      try {
-        var binary = window.atob(found.replace(/-/g, "+").replace(/_/g, "/"));
-        var bytes = Uint8Array.from(binary, function (c) { return c.charCodeAt(0); });
-        decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-      } catch (e) { decoded = null; }
-      return this.accept(decoded);
+  function storageGet(store, key) {
+    try { return window[store].getItem(key); } catch (e) { return null; }
+  }
+
+  function storageSet(store, key, value) {
+    try {
+      if (value === null) window[store].removeItem(key);
+      else window[store].setItem(key, value);
+    } catch (e) { /* private mode: the sheet lives as long as the page */ }
+  }
+
+  // The share link's part of the fragment, removed from the address once read: a reload or a
+  // bookmark then shows the saved sheet (with the reader's edits), not the link's old numbers.
+  Calculator.prototype.takeFragment = function () {
+    var hash = window.location.hash.slice(1), key = this.fragmentKey(), found = null, rest = [];
+    hash.split("&").forEach(function (part) {
+      if (part.indexOf(key) === 0) found = part.slice(key.length);
+      else if (part) rest.push(part);
+    });
+    if (found !== null && window.history && window.history.replaceState) {
+      var url = window.location.href.split("#")[0] + (rest.length ? "#" + rest.join("&") : "");
+      window.history.replaceState(window.history.state, "", url);
     }
-    var saved = null;
-    try { saved = window.localStorage.getItem(STORAGE_PREFIX + this.id); } catch (e) { saved = null; }
-    return saved === null ? null : this.accept(saved);
+    if (found === null) return null;
+    try {
+      var binary = window.atob(found.replace(/-/g, "+").replace(/_/g, "/"));
+      var bytes = Uint8Array.from(binary, function (c) { return c.charCodeAt(0); });
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch (e) { return ""; }
+  };
+
+  // Returns true (restored), null (nothing saved) or false (something unusable was found).
+  // A shared sheet never replaces a different saved one: it is shown beside it (this.shared)
+  // and storage is left alone until the reader keeps it.
+  Calculator.prototype.restore = function (link) {
+    var saved = storageGet("localStorage", STORAGE_PREFIX + this.id);
+    var own = saved === null ? null : this.accept(saved) ? JSON.stringify(this.state) : null;
+    if (link === null) link = storageGet("sessionStorage", SHARED_PREFIX + this.id);
+    else storageSet("sessionStorage", SHARED_PREFIX + this.id, null);
+    if (link !== null) {
+      this.state = this.blankState();
+      if (!this.accept(link)) {
+        this.restoreOwn();
+        return false;
+      }
+      var linked = JSON.stringify(this.state);
+      this.shared = own !== null && own !== linked && this.stateHasData(JSON.parse(own));
+      if (this.shared) storageSet("sessionStorage", SHARED_PREFIX + this.id, linked);
+      return true;
+    }
+    if (saved === null) return null;
+    return own !== null;
+  };
+
+  Calculator.prototype.onHashChange = function () {
+    var link = this.takeFragment();
+    if (link === null) return;
+    this.shared = false;
+    var restored = this.restore(link);
+    this.message.textContent = restored === false ? this.ui.state_ignored : "";
+    this.syncInputs();
+    this.showSharedBar();
+    this.update();
+  };
+
+  Calculator.prototype.restoreOwn = function () {
+    var saved = storageGet("localStorage", STORAGE_PREFIX + this.id);
+    this.state = this.blankState();
+    if (saved !== null && !this.accept(saved)) this.state = this.blankState();
   };
 
   Calculator.prototype.save = function () {
-    try { window.localStorage.setItem(STORAGE_PREFIX + this.id, JSON.stringify(this.state)); } catch (e) { /* private mode */ }
+    var key = this.shared ? SHARED_PREFIX + this.id : STORAGE_PREFIX + this.id;
+    storageSet(this.shared ? "sessionStorage" : "localStorage", key, JSON.stringify(this.state));
+  };
+
+  // Whether a sheet holds anything a reader would miss: a number or a name.
+  Calculator.prototype.stateHasData = function (state) {
+    var filled = function (v) { return typeof v === "string" && v.trim() !== ""; };
+    return state.names.some(filled) || Object.keys(state.values).some(function (field) {
+      return state.values[field].some(filled);
+    });
+  };
+
+  Calculator.prototype.showSharedBar = function () {
+    this.sharedBar.hidden = !this.shared;
+  };
+
+  // "Keep it": the shared sheet becomes the reader's saved sheet.
+  Calculator.prototype.onKeepShared = function () {
+    storageSet("sessionStorage", SHARED_PREFIX + this.id, null);
+    this.shared = false;
+    this.save();
+    this.showSharedBar();
+    this.update();
+  };
+
+  // "Back to mine": the shared sheet is dropped and the saved one comes back as it was.
+  Calculator.prototype.onDropShared = function () {
+    storageSet("sessionStorage", SHARED_PREFIX + this.id, null);
+    this.shared = false;
+    this.restoreOwn();
+    this.syncInputs();
+    this.showSharedBar();
+    this.update();
   };
 
   Calculator.prototype.shareUrl = function () {
@@ -126,6 +218,15 @@
 
   Calculator.prototype.build = function () {
     var self = this, data = this.data, ui = this.ui;
+    this.sharedBar = el("div", { "class": "rs-calc__shared", role: "region", "aria-label": ui.shared_notice });
+    this.sharedBar.appendChild(el("span", {}, ui.shared_notice));
+    var keep = el("button", { type: "button", "class": "md-button", "data-action": "keep-shared" }, ui.keep_shared);
+    var drop = el("button", { type: "button", "class": "md-button", "data-action": "drop-shared" }, ui.back_to_mine);
+    keep.addEventListener("click", this.onKeepShared.bind(this));
+    drop.addEventListener("click", this.onDropShared.bind(this));
+    this.sharedBar.appendChild(keep);
+    this.sharedBar.appendChild(drop);
+    this.root.appendChild(this.sharedBar);
     var controls = el("div", { "class": "rs-calc__controls" });
     var countId = "rs-count-" + this.id;
     controls.appendChild(el("label", { "for": countId }, ui.players));
@@ -186,7 +287,7 @@
       self.cells[spec.id] = [];
       for (var i = 0; i < self.maxPlayers; i++) {
         var td = el("td", { "data-column": String(i) });
-        var input = el("input", { type: "text", inputmode: spec.min < 0 ? "text" : "numeric", autocomplete: "off", "data-field": spec.id, "data-player": String(i), "class": "rs-calc__input" });
+        var input = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", "data-field": spec.id, "data-player": String(i), "class": "rs-calc__input" });
         input.value = self.state.values[spec.id][i];
         // A blank cell means what the engine makes of a missing input: say so where it is not 0.
         var blank = engine.missingValue(spec, i);
@@ -284,11 +385,14 @@
     this.update();
   };
 
+  // The numeric keypad has no minus key, hence the button. On a blank cell there is nothing to
+  // negate: a lone "-" would only make the cell invalid, so the button does nothing there.
   Calculator.prototype.onSign = function (field, p, input) {
     var v = input.value.trim();
-    input.value = v.charAt(0) === "-" ? v.slice(1) : "-" + (v || "");
-    this.onValue(field, p, input);
     input.focus();
+    if (v === "" || v === "-" || v === "\uFF0D" || v === "\u2212") return;
+    input.value = /^[-\uFF0D\u2212]/.test(v) ? v.slice(1) : "-" + v;
+    this.onValue(field, p, input);
   };
 
   Calculator.prototype.onShare = function () {
@@ -312,7 +416,7 @@
     this.update();
   };
 
-  Calculator.prototype.load = function (example) {
+  Calculator.prototype.exampleState = function (example) {
     var self = this, next = this.blankState();
     next.count = example.players.length;
     example.players.forEach(function (p, i) {
@@ -322,9 +426,25 @@
     Object.keys(example.settings || {}).forEach(function (k) {
       if (Object.prototype.hasOwnProperty.call(next.settings, k)) next.settings[k] = example.settings[k];
     });
-    this.state = next;
+    return next;
+  };
+
+  // Whether loading over the sheet on screen could lose something: it holds numbers or names
+  // and is not simply an example as loaded (that one can be loaded again).
+  Calculator.prototype.wouldLoseSheet = function () {
+    var self = this, current = JSON.stringify(this.state);
+    if (!this.stateHasData(this.state)) return false;
+    return !this.data.examples.some(function (e) { return JSON.stringify(self.exampleState(e)) === current; });
+  };
+
+  // Loading an example over the reader's own numbers asks first, as Reset does: the sheet on
+  // screen is the saved one, and the example would replace both. Returns whether it loaded.
+  Calculator.prototype.load = function (example) {
+    if (this.wouldLoseSheet() && !window.confirm(this.ui.example_confirm)) return false;
+    this.state = this.exampleState(example);
     this.syncInputs();
     this.update();
+    return true;
   };
 
   Calculator.prototype.syncInputs = function () {
@@ -350,8 +470,8 @@
       var label = self.data.inputs[spec.id].label;
       marked[spec.id] = [];
       for (var p = 0; p < self.state.count; p++) {
-        var text = self.state.values[spec.id][p].trim().replace(/^\uFF0D|^\u2212/, "-");
-        if (text === "") continue;
+        var text = normalNumber(self.state.values[spec.id][p]);
+        if (text === "" || text === "-") continue; // blank, or a minus typed before its digits
         var value = /^-?\d{1,9}$/.test(text) ? Number(text) : NaN;
         if (value >= spec.min && value <= spec.max) { players[p][spec.id] = value; continue; }
         var cellLabel = fill(ui.field_label, { player: self.playerName(p), field: label });
@@ -373,6 +493,13 @@
     });
     return { players: players, problems: problems };
   };
+
+  // Full-width digits and minus signs (a Chinese or Japanese keyboard) read as ASCII ones.
+  function normalNumber(text) {
+    return text.trim()
+      .replace(/[\uFF10-\uFF19]/g, function (d) { return String.fromCharCode(d.charCodeAt(0) - 0xFF10 + 48); })
+      .replace(/^[\uFF0D\u2212]/, "-");
+  }
 
   function termTrees(term) { return [term.tree, term.when].filter(Boolean); }
 
@@ -471,19 +598,31 @@
     return text;
   };
 
+  // On a score page the content a keyboard reader skips to is the sheet: the theme's "Skip to
+  // content" link is pointed at the first calculator's table, one Tab from its first cell.
+  function skipToSheet(calc) {
+    var skip = document.querySelector("a.md-skip");
+    if (!skip || document.querySelector("[data-rs-skip-target]")) return;
+    calc.table.id = "rs-sheet-" + calc.id;
+    calc.table.setAttribute("tabindex", "-1");
+    calc.table.setAttribute("data-rs-skip-target", "");
+    skip.setAttribute("href", "#" + calc.table.id);
+  }
+
   function start() {
     document.querySelectorAll(".rs-calc[data-calculator]").forEach(function (root) {
       if (root.rsCalculator) return;
       // The model travels in a data attribute (not a <script>), so pages carry no inline script.
       var calc = new Calculator(root, JSON.parse(root.getAttribute("data-model")));
       root.rsCalculator = calc;
+      skipToSheet(calc);
       var list = document.querySelector('.rs-calc__examples[data-calculator="' + calc.id + '"] ul');
       if (list) {
         Array.prototype.forEach.call(list.children, function (item, i) {
           var example = calc.data.examples[i];
           if (!example) return;
           var button = el("button", { type: "button", "class": "rs-calc__try", "data-example": example.id }, calc.ui.try);
-          button.addEventListener("click", function () { calc.load(example); root.scrollIntoView({ block: "start" }); });
+          button.addEventListener("click", function () { if (calc.load(example)) root.scrollIntoView({ block: "start" }); });
           item.appendChild(document.createTextNode(" "));
           item.appendChild(button);
         });

@@ -528,3 +528,34 @@ def test_loading_an_example_asks_before_replacing_a_sheet(page, site_url) -> Non
     assert len(dialogs) == 2 and page.locator("[data-name='0']").first.input_value() == "Ann"
     examples.nth(1).click()  # an example as loaded can be loaded again: no question
     assert len(dialogs) == 2
+
+
+@pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
+def test_three_players_fit_a_phone_and_names_and_totals_stay_in_view(
+    browser, site_url, calc_id: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    phone = context.new_page()
+    phone.goto(site_url + "en/" + PAGES[calc_id])
+    low, high = MODELS[calc_id]["players"]
+    count = min(max(low, 3), high)
+    phone.select_option(f"#rs-count-{calc_id}", str(count))
+    cells = phone.locator(f".rs-calc[data-calculator='{calc_id}'] [data-column]")
+    rights = cells.evaluate_all(
+        "cs => cs.filter(c => c.offsetParent).map(c => c.getBoundingClientRect().right)"
+    )
+    assert rights and max(rights) <= 360  # every column on screen: nothing to scroll sideways
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    last_field = MODELS[calc_id]["inputs"][-1]["id"]
+    cell(phone, calc_id, last_field, count - 1).focus()  # typing far down the sheet
+    header = phone.evaluate("document.querySelector('.md-header').getBoundingClientRect().bottom")
+    name = phone.locator(f".rs-calc[data-calculator='{calc_id}'] [data-name='{count - 1}']")
+    out = phone.locator(f".rs-calc[data-calculator='{calc_id}'] [data-total='{count - 1}']")
+    top, bottom = name.bounding_box()["y"], out.bounding_box()["y"] + out.bounding_box()["height"]
+    assert header - 1 <= top and bottom <= 740, (header, top, bottom)
+    first_field = MODELS[calc_id]["inputs"][0]["id"]
+    cell(phone, calc_id, first_field, 0).focus()  # and near the top: the totals still show
+    phone.evaluate("window.scrollBy(0, 40)")
+    box = out.bounding_box()
+    assert header <= box["y"] and box["y"] + box["height"] <= 740, box
+    context.close()

@@ -559,3 +559,21 @@ def test_three_players_fit_a_phone_and_names_and_totals_stay_in_view(
     box = out.bounding_box()
     assert header <= box["y"] and box["y"] + box["height"] <= 740, box
     context.close()
+
+
+def test_help_waits_behind_a_tap_on_a_phone(browser, page, site_url) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    phone = context.new_page()
+    phone.goto(site_url + "en/games/nations/score/")
+    row = phone.locator(NATIONS + " tbody tr").filter(has=phone.locator("[data-field='vp']"))
+    help_text, toggle = row.locator(".rs-calc__help"), row.locator(".rs-calc__help-toggle")
+    assert not help_text.is_visible()
+    assert toggle.get_attribute("aria-label") == "VP tokens: explanation"
+    toggle.click()
+    assert help_text.is_visible() and toggle.get_attribute("aria-expanded") == "true"
+    toggle.click()
+    assert not help_text.is_visible()
+    context.close()
+    page.goto(site_url + "en/games/nations/score/")  # a wide screen shows it, no button
+    assert page.locator(NATIONS + " .rs-calc__help").first.is_visible()
+    assert not page.locator(NATIONS + " .rs-calc__help-toggle").first.is_visible()

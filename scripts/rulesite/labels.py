@@ -123,6 +123,7 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "calc_keep_shared": frozenset(),
     "calc_back_to_mine": frozenset(),
     "calc_example_confirm": frozenset(),
+    "calc_help_toggle": frozenset({"field"}),
     "colon": frozenset(),
     "page_home": frozenset(),
 }

@@ -18,6 +18,7 @@ UI_KEYS = (
     "calc_share", "calc_copied", "calc_copy_manual", "calc_state_ignored", "calc_sign",
     "calc_try", "calc_helpers", "calc_only_one",
     "calc_shared_notice", "calc_keep_shared", "calc_back_to_mine", "calc_example_confirm",
+    "calc_help_toggle",
 )  # fmt: skip
 
 

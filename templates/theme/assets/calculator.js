@@ -282,7 +282,16 @@
       var rowHead = el("th", { scope: "row" });
       var label = labels.rule ? el("a", { href: "../rules/#" + labels.rule }, labels.label) : el("span", {}, labels.label);
       rowHead.appendChild(label);
-      rowHead.appendChild(el("span", { "class": "rs-calc__help" }, labels.help));
+      if (labels.help) {
+        // On a phone the explanation waits behind a tap (it would take more room than the row).
+        var helpId = "rs-help-" + self.id + "-" + spec.id;
+        var toggle = el("button", { type: "button", "class": "rs-calc__help-toggle", "aria-expanded": "false", "aria-controls": helpId, "aria-label": fill(ui.help_toggle, { field: labels.label }) }, "?");
+        toggle.addEventListener("click", function () {
+          toggle.setAttribute("aria-expanded", toggle.getAttribute("aria-expanded") === "true" ? "false" : "true");
+        });
+        rowHead.appendChild(toggle);
+        rowHead.appendChild(el("span", { "class": "rs-calc__help", id: helpId }, labels.help));
+      }
       row.appendChild(rowHead);
       self.cells[spec.id] = [];
       for (var i = 0; i < self.maxPlayers; i++) {

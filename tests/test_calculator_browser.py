@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -577,3 +578,27 @@ def test_help_waits_behind_a_tap_on_a_phone(browser, page, site_url) -> None:
     page.goto(site_url + "en/games/nations/score/")  # a wide screen shows it, no button
     assert page.locator(NATIONS + " .rs-calc__help").first.is_visible()
     assert not page.locator(NATIONS + " .rs-calc__help-toggle").first.is_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_shared_bar_and_open_help_have_no_serious_accessibility_violations(
+    browser, site_url, scheme: str
+) -> None:
+    from tests.test_accessibility import AXE, serious_violations
+
+    if not AXE.exists():  # as test_accessibility.py: a failure under CI, else a skip
+        message = "axe-core missing: run `make test` (it installs tests/a11y with npm)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    link = share_link_of_an_example(browser, site_url)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme=scheme)
+    phone = context.new_page()
+    phone.goto(site_url + "en/games/nations/score/")
+    cell(phone, "nations", "vp", 0).fill("7")
+    phone.goto(site_url + "games/nations/score/")
+    phone.goto(link)
+    assert phone.locator(NATIONS + " .rs-calc__shared").is_visible()
+    phone.locator(NATIONS + " .rs-calc__help-toggle").first.click()
+    assert serious_violations(phone, AXE) == []
+    context.close()

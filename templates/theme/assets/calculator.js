@@ -136,17 +136,14 @@
     var saved = storageGet("localStorage", STORAGE_PREFIX + this.id);
     var own = saved === null ? null : this.accept(saved) ? JSON.stringify(this.state) : null;
     if (link === null) link = storageGet("sessionStorage", SHARED_PREFIX + this.id);
-    else storageSet("sessionStorage", SHARED_PREFIX + this.id, null);
     if (link !== null) {
       this.state = this.blankState();
-      if (!this.accept(link)) {
-        this.restoreOwn();
-        return false;
-      }
-      var linked = JSON.stringify(this.state);
-      this.shared = own !== null && own !== linked && this.stateHasData(JSON.parse(own));
-      if (this.shared) storageSet("sessionStorage", SHARED_PREFIX + this.id, linked);
-      return true;
+      var readable = this.accept(link), linked = JSON.stringify(this.state);
+      this.shared = readable && own !== null && own !== linked && this.stateHasData(JSON.parse(own));
+      // Only a shared sheet still waiting for Keep / Back stays in this tab's storage.
+      storageSet("sessionStorage", SHARED_PREFIX + this.id, this.shared ? linked : null);
+      if (!readable) this.restoreOwn();
+      return readable;
     }
     if (saved === null) return null;
     return own !== null;

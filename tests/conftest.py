@@ -11,7 +11,7 @@ import pytest
 
 from rulesite.build import build
 from rulesite.project import Project
-from tests.helpers import CHROMIUM, CHROMIUM_ARGS, make_project, serve_site
+from tests.helpers import AXE, CHROMIUM, CHROMIUM_ARGS, make_project, serve_site
 
 INSTALL_HINT = (
     "install Debian's browser and CJK fonts: sudo apt-get install chromium fonts-noto-cjk"
@@ -76,3 +76,14 @@ def page(browser) -> Iterator[object]:
     )
     yield new_page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """axe-core from tests/a11y (installed by `make test` with npm); missing: a failure under CI."""
+    if not AXE.exists():
+        message = "axe-core missing: run `make test` (it installs tests/a11y with npm)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return AXE

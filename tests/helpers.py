@@ -25,6 +25,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 """Flags for a sandboxed, offline CI machine (no background calls to Google's hosts)."""
+AXE = REPO / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core for the accessibility checks (from npm, pinned by tests/a11y/package-lock.json)."""
 GOOD = REPO / "tests" / "data" / "good"
 BAD = REPO / "tests" / "data" / "bad"
 EXTRA_GAME = REPO / "tests" / "fixtures" / "extra-game" / "extra-game.yaml"
@@ -60,6 +62,17 @@ def make_project(
 def good_game_text() -> str:
     """The YAML text of the good fixture game."""
     return (GOOD / "games" / "mini-game.yaml").read_text(encoding="utf-8")
+
+
+def other_game(slug: str = "other-game") -> str:
+    """A second valid game: the fixture game under another slug, title and calculator id."""
+    return (
+        good_game_text()
+        .replace("slug: mini-game", f"slug: {slug}")
+        .replace("  - id: mini-game\n", f"  - id: {slug}\n")
+        .replace("迷你游戏", "另一游戏")
+        .replace("Mini Game", "Other Game")
+    )
 
 
 def extra_game_text() -> str:

@@ -3,7 +3,6 @@ light and the dark colour scheme."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,19 +14,8 @@ from tests.site_checks import page_paths
 
 pytestmark = pytest.mark.browser
 
-AXE = REPO / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = page_paths(load_catalog(Project(REPO)).games)
 """Home, the games index and every page of every game in data/."""
-
-
-@pytest.fixture(scope="module")
-def axe_script() -> Path:
-    if not AXE.exists():
-        message = "axe-core missing: run `make test` (it installs tests/a11y with npm)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return AXE
 
 
 def serious_violations(page, axe_script: Path) -> list[str]:

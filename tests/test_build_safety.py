@@ -13,14 +13,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from rulesite import publish
-from rulesite.build import build, render_content
+from rulesite.build import build
 from rulesite.errors import BuildError, UsageError
 from rulesite.project import Project
 from tests.helpers import make_project
@@ -484,29 +483,3 @@ def test_builds_at_once_never_mix_or_trace_back(world: Path, tmp_path: Path) -> 
     assert tree_digest(project.site_dir) == tree_digest(reference.site_dir)
     assert tree_digest(project.content_dir) == tree_digest(reference.content_dir)
     assert leftovers(project.root) == []
-
-
-def test_serve_rerender_waits_for_a_running_build(world: Path, capsys) -> None:
-    project = Project(world / "project")
-    content_before = tree_digest(project.content_dir)
-    change_rank(project)
-    errors: list[BaseException] = []
-
-    def rerender() -> None:
-        try:
-            render_content(project)
-        except BaseException as error:
-            errors.append(error)
-
-    with publish.lock(project.root):
-        thread = threading.Thread(target=rerender)
-        thread.start()
-        thread.join(timeout=1.5)
-        assert thread.is_alive(), errors
-        assert tree_digest(project.content_dir) == content_before
-    thread.join(timeout=60)
-    assert not thread.is_alive() and errors == []
-    assert tree_digest(project.content_dir) != content_before
-    assert capsys.readouterr().err == (
-        f"rulesite: waiting for another build in {project.root} to finish\n"
-    )

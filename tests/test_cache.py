@@ -12,21 +12,10 @@ from rulesite.errors import BuildError, DataError
 from rulesite.project import Project
 from rulesite.render import render_pages
 from rulesite.validate import load_catalog
-from tests.helpers import good_game_text, make_project
+from tests.helpers import good_game_text, make_project, other_game
 
 VERIFIED = dt.date(2026, 1, 15)
 """The fixture game's verification date."""
-
-
-def other_game(slug: str = "other-game") -> str:
-    """A second valid game: the fixture game under another slug, title and calculator id."""
-    return (
-        good_game_text()
-        .replace("slug: mini-game", f"slug: {slug}")
-        .replace("  - id: mini-game\n", f"  - id: {slug}\n")
-        .replace("迷你游戏", "另一游戏")
-        .replace("Mini Game", "Other Game")
-    )
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
@@ -582,15 +581,10 @@ def test_help_waits_behind_a_tap_on_a_phone(browser, page, site_url) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_shared_bar_and_open_help_have_no_serious_accessibility_violations(
-    browser, site_url, scheme: str
+    browser, site_url, axe_script, scheme: str
 ) -> None:
-    from tests.test_accessibility import AXE, serious_violations
+    from tests.test_accessibility import serious_violations
 
-    if not AXE.exists():  # as test_accessibility.py: a failure under CI, else a skip
-        message = "axe-core missing: run `make test` (it installs tests/a11y with npm)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
     link = share_link_of_an_example(browser, site_url)
     context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme=scheme)
     phone = context.new_page()
@@ -600,5 +594,5 @@ def test_shared_bar_and_open_help_have_no_serious_accessibility_violations(
     phone.goto(link)
     assert phone.locator(NATIONS + " .rs-calc__shared").is_visible()
     phone.locator(NATIONS + " .rs-calc__help-toggle").first.click()
-    assert serious_violations(phone, AXE) == []
+    assert serious_violations(phone, axe_script) == []
     context.close()

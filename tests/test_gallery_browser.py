@@ -6,9 +6,7 @@ one-holder inputs, in headless Chromium, on the gallery built with the site's ow
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +14,8 @@ from rulesite.build import build
 from rulesite.project import Project
 from tests.helpers import make_project, serve_site
 from tests.scoring_vectors import GALLERY
-from tests.test_accessibility import AXE, serious_violations
+from tests.test_accessibility import serious_violations
+from tests.test_calculator_browser import cell, total
 from tests.test_scoring_gallery import CALCULATORS
 
 pytestmark = pytest.mark.browser
@@ -34,29 +33,6 @@ def gallery_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     build(project)
     with serve_site(project.site_dir) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def axe() -> Path:
-    """axe-core, as tests/test_accessibility.py finds it (missing: a failure under CI)."""
-    if not AXE.exists():
-        message = "axe-core missing: run `make test` (it installs tests/a11y with npm)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return AXE
-
-
-def cell(page, calc_id: str, field: str, player: int):
-    return page.locator(
-        f".rs-calc[data-calculator='{calc_id}'] [data-field='{field}'][data-player='{player}']"
-    )
-
-
-def total(page, calc_id: str, player: int) -> str:
-    return page.locator(
-        f".rs-calc[data-calculator='{calc_id}'] [data-total='{player}']"
-    ).inner_text()
 
 
 def row(page, calc_id: str, term: str):
@@ -137,7 +113,7 @@ def test_a_goal_with_nobody_at_it_scores_nothing(page, gallery_url) -> None:
 
 @pytest.mark.parametrize("lang", ["", "en/"])
 def test_the_gallery_page_has_no_serious_accessibility_violations(
-    page, gallery_url, axe, lang: str
+    page, gallery_url, axe_script, lang: str
 ) -> None:
     page.goto(gallery_url + lang + "games/scoring-gallery/score/")
     for calc_id in ("seven-wonders", "terraforming-mars"):  # helpers; yes/no settings
@@ -145,4 +121,4 @@ def test_the_gallery_page_has_no_serious_accessibility_violations(
     page.select_option("#rs-count-catan", "3")
     page.locator("[data-calculator='catan'] [data-field='longest_road'][data-player='0']").fill("1")
     page.locator("[data-calculator='catan'] [data-field='longest_road'][data-player='1']").fill("1")
-    assert serious_violations(page, axe) == []
+    assert serious_violations(page, axe_script) == []

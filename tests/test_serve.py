@@ -23,7 +23,7 @@ from rulesite import serve
 from rulesite.build import PreviewBuild, build
 from rulesite.errors import BuildError
 from rulesite.project import Project
-from tests.helpers import good_game_text, make_project
+from tests.helpers import good_game_text, make_project, other_game
 
 
 def free_port() -> int:
@@ -111,17 +111,6 @@ def missing_page(url: str) -> str:
 
 # The preview on its own, without a server: what one change rebuilds, and that it is what a real
 # build writes.
-
-
-def other_game(slug: str) -> str:
-    """A second valid game: the fixture game under another slug, title and calculator id."""
-    return (
-        good_game_text()
-        .replace("slug: mini-game", f"slug: {slug}")
-        .replace("  - id: mini-game\n", f"  - id: {slug}\n")
-        .replace("迷你游戏", "另一游戏")
-        .replace("Mini Game", "Other Game")
-    )
 
 
 @dataclass

@@ -136,19 +136,6 @@ def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = N
     return target
 
 
-def render_content(project: Project) -> tuple[Catalog, int]:
-    """Validate and write ``content/`` only: the catalog and page count."""
-    catalog = load_catalog(project)
-    pages = render_pages(project, catalog)
-    # serve re-renders while an editor types: wait for a running build rather than fail.
-    with publish.lock(project.root, wait=True):
-        publish.recover(project)
-        with _writing(project, None), publish.staged(project.content_dir, None) as swap:
-            write_content(project, swap.new_content, catalog, pages)
-            swap.publish()
-    return catalog, len(pages)
-
-
 @contextlib.contextmanager
 def _writing(project: Project, target: Path | None) -> Iterator[None]:
     # A full disk or a read-only folder is not a bug: one line, no traceback.

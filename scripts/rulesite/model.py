@@ -155,7 +155,15 @@ def _short_text(value: str) -> str:
     return check_text(value, SHORT_TEXT)
 
 
-NonBlank = Annotated[str, Strict(), AfterValidator(_short_text)]
+def _one_line(value: str) -> str:
+    # A search term becomes a line of the jieba dictionary, a site name a line of the page head:
+    # a line break would split it in two.
+    if "\n" in value or "\t" in value:
+        raise ValueError("must be one line: remove the line break or tab")
+    return value
+
+
+NonBlank = Annotated[str, Strict(), AfterValidator(_short_text), AfterValidator(_one_line)]
 """One line of text in one language (at most 300 characters)."""
 
 # --- Numbers and dates ---------------------------------------------------------------------------
@@ -690,7 +698,13 @@ def _no_markup(value: str) -> str:
     return value
 
 
-PlainText = Annotated[str, Strict(), AfterValidator(_short_text), AfterValidator(_no_markup)]
+PlainText = Annotated[
+    str,
+    Strict(),
+    AfterValidator(_short_text),
+    AfterValidator(_one_line),
+    AfterValidator(_no_markup),
+]
 """One line of text that is printed as it is (no Markdown, no markup characters)."""
 
 

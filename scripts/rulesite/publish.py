@@ -90,8 +90,8 @@ def check_replaceable(project: Project, target: Path) -> None:
 
 
 @contextlib.contextmanager
-def lock(root: Path, wait: bool = False) -> Iterator[None]:
-    """Hold the project's build lock; a second holder waits, or fails with exit 2.
+def lock(root: Path) -> Iterator[None]:
+    """Hold the project's build lock; a second build fails with exit 2.
 
     The lock is on the project folder itself (``flock``), so no lock file is left behind, and the
     kernel releases it when a build dies however it dies.
@@ -107,13 +107,10 @@ def lock(root: Path, wait: bool = False) -> Iterator[None]:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if not wait:
-                raise UsageError(
-                    f"another build is running in {printable(str(root))}; "
-                    "try again when it has finished"
-                ) from None
-            notice(f"waiting for another build in {printable(str(root))} to finish")
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            raise UsageError(
+                f"another build is running in {printable(str(root))}; "
+                "try again when it has finished"
+            ) from None
         except OSError as error:  # e.g. a network file system without locks
             notice(
                 f"cannot lock {printable(str(root))} ({error.strerror}); "

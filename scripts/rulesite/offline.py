@@ -1,0 +1,207 @@
+"""Offline and installable: what a language's site needs for its service worker and web app.
+
+Called by the ``rulesite`` plugin after MkDocs, Material's search and the search split have
+written the language's site (``on_post_build``), so everything listed here exists. It writes,
+at the language's root (``/`` for the default language, ``<lang>/`` for the others):
+
+- ``manifest.json``: the web app manifest (name, language, colours, icons; start URL and scope
+  relative, so the site installs from any sub-path);
+- ``offline/<slug>.json``: per game, ``{"files": [...]}``, every file its pages need offline,
+  relative to the language root: the pages, what each page links and loads (stylesheets,
+  scripts, icons, the manifest), the search index, the game's shard, Material's search worker
+  and the lunr languages it loads;
+- ``offline.html``: the page the worker shows for a page it has not stored (from the theme's
+  ``offline.html``, self-contained because it is shown at any address);
+- ``sw.js``: the theme's worker with the build's settings filled in: the build id (a digest of
+  every other file of the language's site, so any change installs a new worker) and the paths
+  under this scope that belong to other languages (their own workers handle them).
+
+Each language has its own worker, scoped to its own site: one language's site is a complete
+MkDocs site (built, tested and deployable alone), and no build has to see another's files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import posixpath
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+
+log = logging.getLogger(f"mkdocs.plugins.{__name__}")
+
+MANIFEST = "manifest.json"
+WORKER = "sw.js"
+OFFLINE_PAGE = "offline.html"
+LISTS_DIR = "offline"
+ICONS = (
+    ("assets/icons/icon-192.png", "192x192", "any"),
+    ("assets/icons/icon-512.png", "512x512", "any"),
+    ("assets/icons/icon-maskable-512.png", "512x512", "maskable"),
+)
+"""The theme's icons (drawn by scripts/make_icons.py): path, size, purpose."""
+THEME_COLOUR = "#00695c"
+"""The header's teal, ``--md-primary-fg-color`` in assets/rulesite.css."""
+BACKGROUND_COLOUR = "#ffffff"
+"""The page background of Material's light scheme, shown while an installed app starts."""
+_SETTINGS_MARK = "__RULESITE_OFFLINE__"
+"""Where the worker's source takes its settings (unfilled, the worker fails to start)."""
+
+_TAG = re.compile(r"<(?:link|script)\b[^>]*>", re.I)
+_ATTRIBUTE = re.compile(r'\s(src|href|data-index|data-shard)="([^"]*)"')
+_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
+
+
+def write_offline_files(config: Any) -> None:
+    """Write the manifest, the games' file lists, the offline page and the worker."""
+    site = Path(config.site_dir)
+    write_manifest(site, config.site_name, config.theme["language"])
+    write_offline_page(site, config)
+    extra_files = [MANIFEST, *(icon for icon, _, _ in ICONS), *search_worker_files(config)]
+    for slug, files in game_files(site, extra_files).items():
+        lists = site / LISTS_DIR
+        lists.mkdir(exist_ok=True)
+        (lists / f"{slug}.json").write_text(
+            json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8", newline="\n"
+        )
+    write_worker(site, worker_source(config.theme.dirs), other_language_paths(config))
+
+
+def manifest(name: str, lang: str) -> dict[str, Any]:
+    """The web app manifest of a language's site."""
+    return {
+        "id": "./",
+        "name": name,
+        "short_name": name,
+        "lang": lang,
+        "dir": "ltr",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [
+            {"src": src, "sizes": sizes, "type": "image/png", "purpose": purpose}
+            for src, sizes, purpose in ICONS
+        ],
+    }
+
+
+def write_manifest(site: Path, name: str, lang: str) -> None:
+    text = json.dumps(manifest(name, lang), ensure_ascii=False, indent=1)
+    (site / MANIFEST).write_text(text + "\n", encoding="utf-8", newline="\n")
+
+
+def write_offline_page(site: Path, config: Any) -> None:
+    """The theme's ``offline.html``, with the language's wording from the generated config."""
+    template = config.theme.get_env().get_template(OFFLINE_PAGE)
+    html = template.render(config=config, theme_colour=THEME_COLOUR)
+    (site / OFFLINE_PAGE).write_text(html, encoding="utf-8", newline="\n")
+
+
+def game_files(site: Path, extra: Iterable[str]) -> dict[str, list[str]]:
+    """Per game slug, the files its pages need, relative to the site root, sorted."""
+    result: dict[str, list[str]] = {}
+    games = site / "games"
+    for game in sorted(p for p in games.iterdir() if p.is_dir()) if games.is_dir() else []:
+        pages = sorted(game.rglob("index.html"))
+        if not pages:
+            continue
+        files = set(extra)
+        for page in pages:
+            folder = page.parent.relative_to(site).as_posix()
+            files.add(folder + "/")
+            files.update(page_resources(page.read_text(encoding="utf-8"), folder))
+        result[game.name] = sorted(f for f in files if f.endswith("/") or (site / f).is_file())
+    return result
+
+
+def page_resources(html: str, folder: str) -> set[str]:
+    """What a page at ``folder/`` loads (its links and scripts), relative to the site root."""
+    found: set[str] = set()
+    for tag in _TAG.finditer(html):
+        for _, value in _ATTRIBUTE.findall(tag.group(0)):
+            path = _site_path(value, folder)
+            if path:
+                found.add(path)
+    config = _CONFIG.search(html)
+    if config:
+        worker = json.loads(config.group(1)).get("search")
+        path = _site_path(worker, folder) if isinstance(worker, str) else None
+        if path:
+            found.add(path)
+    return found
+
+
+def _site_path(url: str, folder: str) -> str | None:
+    # Only this site's own files: no scheme, host or absolute path, nothing above the root.
+    if not url or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:|^/|^#", url):
+        return None
+    path = url.split("#", 1)[0].split("?", 1)[0]
+    joined = posixpath.normpath(posixpath.join(folder, path))
+    if joined == "." or joined.startswith("../") or joined == "..":
+        return None
+    return joined + "/" if path.endswith("/") else joined
+
+
+def search_worker_files(config: Any) -> list[str]:
+    """The lunr files Material's search worker loads for the search plugin's languages."""
+    langs: list[str] = []
+    for name, plugin in config.plugins.items():
+        if name.endswith("search") and hasattr(plugin.config, "lang"):
+            langs = list(plugin.config.lang or [])
+    base = "assets/javascripts/lunr"
+    files = [f"{base}/min/lunr.stemmer.support.min.js"]
+    for lang in langs:
+        if lang == "ja":
+            files.append(f"{base}/tinyseg.js")
+        if lang in ("hi", "th"):
+            files.append(f"{base}/wordcut.js")
+        if lang != "en":
+            files.append(f"{base}/min/lunr.{lang}.min.js")
+    if len(langs) > 1:
+        files.append(f"{base}/min/lunr.multi.min.js")
+    return files
+
+
+def other_language_paths(config: Any) -> list[str]:
+    """Paths under this language's root that are other languages' sites (``en/``)."""
+    alternates = (config.extra or {}).get("alternate") or []
+    links = [str(alt.get("link") or "") for alt in alternates if isinstance(alt, dict)]
+    return sorted(link for link in links if link and not link.startswith("../"))
+
+
+def worker_source(theme_dirs: Iterable[str]) -> str:
+    """The theme's ``sw.js`` (the first theme folder that has one: the site's overrides)."""
+    for folder in theme_dirs:
+        path = Path(folder) / WORKER
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise PluginError(f"no {WORKER} in the theme folders")
+
+
+def build_id(site: Path) -> str:
+    """A digest of every file of the site but the worker: it changes when anything does."""
+    digest = hashlib.sha256()
+    for path in sorted(site.rglob("*")):
+        relative = path.relative_to(site).as_posix()
+        if path.is_file() and relative != WORKER:
+            with path.open("rb") as file:
+                content = hashlib.file_digest(file, "sha256").digest()
+            digest.update(relative.encode("utf-8") + b"\0" + content)
+    return digest.hexdigest()[:16]
+
+
+def write_worker(site: Path, source: str, skip: list[str]) -> None:
+    """``sw.js`` with its settings; written last, after every file its build id covers."""
+    if _SETTINGS_MARK not in source:
+        raise PluginError(f"the theme's {WORKER} has no {_SETTINGS_MARK} to fill in")
+    settings = {"build": build_id(site), "offline": OFFLINE_PAGE, "skip": skip}
+    text = source.replace(_SETTINGS_MARK, json.dumps(settings, sort_keys=True), 1)
+    (site / WORKER).write_text(text, encoding="utf-8", newline="\n")
+    log.debug("wrote %s (build %s)", site / WORKER, settings["build"])

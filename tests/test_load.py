@@ -105,8 +105,8 @@ def test_both_parsers_give_the_same_data_and_lines(parser: str) -> None:
     text = (GOOD / "games" / "mini-game.yaml").read_text(encoding="utf-8")
     doc = load(text)
     assert doc.data == yaml.safe_load(text)
-    assert doc.lines[("faq", 1, "rules", 0)] == 51
-    assert doc.lines[("scoring", 0, "examples", 0, "winners")] == 93
+    assert doc.lines[("faq", 1, "rules", 0)] == 55
+    assert doc.lines[("scoring", 0, "examples", 0, "winners")] == 108
 
 
 def test_nesting_is_limited_with_a_located_error(parser: str) -> None:

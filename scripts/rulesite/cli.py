@@ -130,7 +130,13 @@ def _validate(project: Project, args: argparse.Namespace) -> int:
     from rulesite.validate import load_catalog
 
     catalog = load_catalog(project)
-    print(f"ok: {len(catalog.games)} games valid")
+    # Warnings (a verification date too old, a ruling citing no source) are on stderr like
+    # problems, but the data is valid: the exit status stays 0.
+    for warning in catalog.warnings:
+        print(warning, file=sys.stderr)
+    count = len(catalog.warnings)
+    warned = f"; {count} warning{'' if count == 1 else 's'}" if count else ""
+    print(f"ok: {len(catalog.games)} games valid{warned}")
     return 0
 
 

@@ -79,6 +79,7 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "source_rules": frozenset(),
     "source_faq": frozenset(),
     "source_community": frozenset(),
+    "source_ruling": frozenset(),
     "rules_lead": frozenset({"edition"}),
     "rules_see_faq": frozenset(),
     "faq_lead": frozenset({"count"}),

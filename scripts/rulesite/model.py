@@ -321,6 +321,8 @@ class RuleSection(Record):
     """Section heading."""
     body: LongText
     """The rules, as Markdown paragraphs."""
+    cites: list[Citation] = Field(default_factory=list, max_length=5)
+    """Sources of the section (e.g. the rulebook, with its pages), shown under it."""
 
 
 class Ruling(Record):
@@ -336,6 +338,10 @@ class Ruling(Record):
     """Topic ids defined in ``data/site.yaml`` (setup, war, scoring, ties...)."""
     rules: list[Slug] = Field(default_factory=list, max_length=5)
     """Ids of the rule sections this ruling explains (each lists the ruling's question)."""
+    cites: list[Citation] = Field(default_factory=list, max_length=5)
+    """Sources of the ruling (rulebook pages, the official FAQ...), shown under the answer with
+    the date they were last checked; a ruling without one is a warning of `rulesite
+    validate`."""
 
 
 class Coverage(Record):
@@ -352,23 +358,50 @@ class Coverage(Record):
 class SourceKind(StrEnum):
     """What a source is."""
 
-    reference = "reference"
     rules = "rules"
     faq = "faq"
+    ruling = "ruling"
     community = "community"
+    reference = "reference"
 
 
 class Source(Record):
-    """A named source of the page's facts."""
+    """A source the page's facts come from. Rule sections and rulings cite it by ``id``."""
 
+    id: Slug | None = None
+    """Name a citation uses (``cites: [{source: <id>}]``), unique within the game; needed only
+    to cite the source."""
     kind: SourceKind
-    """reference (e.g. BGG), rules (publisher rulebook), faq (publisher FAQ), community."""
+    """rules: the publisher's rulebook; faq: an official FAQ or errata; ruling: a publisher's or
+    designer's ruling (an answer by mail or in a forum); community: players' notes; reference:
+    a catalogue such as BGG."""
     name: ShortText
-    """Name of the source as shown."""
+    """Name of the source as shown (title, publisher, version)."""
     url: HttpUrl | None = None
     """Link; leave out when there is no stable public address."""
+    issued: CalendarDate | None = None
+    """Date the source was published or last revised, when the source gives one (YYYY-MM-DD);
+    not in the future."""
+    verified: CalendarDate | None = None
+    """Date someone last checked the source itself: still available, still this version
+    (YYYY-MM-DD); not before ``issued``, not in the future. Citations without a date of their
+    own take this one."""
     note: Text | None = None
     """What the source was used for."""
+
+
+class Citation(Record):
+    """Where a rule section or ruling comes from: one of the game's sources, and where in it."""
+
+    source: Slug
+    """Id of one of the game's ``sources``."""
+    where: ShortText | None = None
+    """Page or section in the source, in both languages (第 8–9 页 / pp. 8–9); leave out when
+    the source gives no page or section for it."""
+    verified: CalendarDate | None = None
+    """Date this point was last checked against the source (YYYY-MM-DD), when it differs from
+    the source's ``verified``; not before the source's ``issued``, not in the future. A
+    citation needs a date: its own or its source's."""
 
 
 class LearningKind(StrEnum):
@@ -732,3 +765,6 @@ class SiteData(Record):
     """Every topic tag rulings may use."""
     labels: dict[str, ShortText]
     """Interface wording by key; ``{name}`` placeholders are filled in by the templates."""
+    stale_after_days: WholeNumber = Field(default=365, ge=1, le=36_500)
+    """Days after which a verification date is old: the card or a ruling last verified longer
+    ago is flagged on its page and listed by `rulesite validate` as a warning."""

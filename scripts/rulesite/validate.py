@@ -19,6 +19,7 @@ from rulesite.labels import check_labels
 from rulesite.load import Document, KeyPath, load_yaml_bytes, read_data_file, yaml_files
 from rulesite.model import Game, SiteData, Text, describe_value
 from rulesite.project import Project
+from rulesite.provenance import Freshness, check_provenance, measuring_day, stale_warnings
 from rulesite.scoring.check import check_scoring
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -37,6 +38,11 @@ class Catalog:
     digests: dict[str, str] = field(default_factory=dict)
     """SHA-256 of each game file's bytes by slug, and of ``data/site.yaml`` under ``""``: what
     a cache of rendered pages keys on."""
+    as_of: dt.date = field(default_factory=dt.date.today)
+    """The day verification dates are aged on (``provenance.measuring_day``)."""
+    warnings: tuple[Problem, ...] = ()
+    """What is valid but wants an editor's attention: the card or a ruling verified too long
+    ago, a ruling that cites no source (``provenance.stale_warnings``)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ def load_catalog(
     run is not parsed or checked again; the checks across files (slugs, calculator ids) always
     run, and every file is read again.
     """
+    as_of = measuring_day(today)  # before `today` defaults: SOURCE_DATE_EPOCH must not move it
     today = today or dt.date.today()
     problems: list[Problem] = []
     site_display = _display(project, project.site_file)
@@ -109,7 +116,16 @@ def load_catalog(
         problems.extend(check_site(site, site_doc))
     if problems or site is None:
         raise DataError(problems)
-    return Catalog(site, sorted(games, key=lambda g: g.slug), documents, digests)
+    freshness = Freshness(as_of, site.stale_after_days)
+    warnings = [w for g in games for w in stale_warnings(g, documents[g.slug], freshness)]
+    return Catalog(
+        site,
+        sorted(games, key=lambda g: g.slug),
+        documents,
+        digests,
+        as_of=as_of,
+        warnings=tuple(sorted(warnings)),
+    )
 
 
 def check_game_file(
@@ -288,6 +304,7 @@ def check_game(
     for path, ref in _rule_references(game):
         if ref not in rule_ids:
             problems.append(doc.problem(path, f"no rule section with id {ref!r} (known: {known})"))
+    problems += check_provenance(game, doc, today)
     if game.card.verified > today:
         problems.append(
             doc.problem(

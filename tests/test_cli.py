@@ -12,15 +12,25 @@ import pytest
 from tests.helpers import good_game_text, make_project
 
 
-def rulesite(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def rulesite(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "rulesite", *args], cwd=cwd, capture_output=True, text=True
+        [sys.executable, "-m", "rulesite", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
     )
+
+
+FIXTURE_DAY = {"SOURCE_DATE_EPOCH": "1768435200"}
+"""2026-01-15, the fixture card's verification day: its dates age on it, not on today's date."""
 
 
 def test_validate_ok(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p")
-    result = rulesite("validate", cwd=project)
+    result = rulesite("validate", cwd=project, env=FIXTURE_DAY)
     assert result.returncode == 0 and result.stdout.strip() == "ok: 1 games valid"
 
 
@@ -109,6 +119,7 @@ def test_a_closed_output_pipe_ends_quietly(tmp_path: Path) -> None:
             stdout=write_end,
             stderr=subprocess.PIPE,
             text=True,
+            env={**os.environ, **FIXTURE_DAY},
         )
     finally:
         os.close(write_end)

@@ -5,7 +5,8 @@ A game's checks and pages are made from a few inputs, and the cache keys them on
 - a checked game file (``validate.load_catalog``): the file's bytes, ``data/site.yaml``'s bytes
   (mechanics and topics) and today's date (no verification date in the future);
 - a game's rendered pages (``render_cached``): the file's bytes, ``data/site.yaml``'s bytes
-  (labels) and the bytes of every page template. A game's pages do not see the other games
+  (labels), the bytes of every page template and the day verification dates are aged on
+  (``provenance``: a page flags an old one). A game's pages do not see the other games
   (``render.Renderer``), so another game's edit leaves them as they are.
 
 Keys are SHA-256 digests of those bytes. The code cannot change while the process runs, so it is
@@ -108,7 +109,11 @@ def render_cached(project: Project, catalog: Catalog, cache: ContentCache) -> di
         if file_digest is None:  # a catalog made some other way: nothing to key on
             pages.update(_game_pages(renderer, game))
             continue
-        key = f"game={file_digest};site={catalog.digests['']};templates={templates}"
+        # as_of: a page flags verification dates older than stale_after_days on that day.
+        key = (
+            f"game={file_digest};site={catalog.digests['']};templates={templates};"
+            f"as_of={catalog.as_of.isoformat()}"
+        )
         pages.update(cache.get("pages", game.slug, key, lambda g=game: _game_pages(renderer, g)))
     cache.retain("pages", (game.slug for game in catalog.games))
     return pages

@@ -18,6 +18,7 @@ from rulesite.errors import BuildError
 from rulesite.labels import LABEL_PLACEHOLDERS
 from rulesite.model import Game, IntRange, SiteData
 from rulesite.project import LANGUAGES, Project
+from rulesite.provenance import Freshness
 from rulesite.scoring.payload import page_payload, payload_json
 from rulesite.validate import Catalog
 
@@ -124,6 +125,8 @@ class Renderer:
             "topics": {topic.id: topic for topic in site.topics},
             "page_files": _PAGE_FILES,
             "page_kinds": PAGE_KINDS,
+            # Verification dates are aged on the catalog's day (provenance.measuring_day).
+            "freshness": Freshness(catalog.as_of, site.stale_after_days),
         }
 
     def pages(self) -> dict[str, str]:

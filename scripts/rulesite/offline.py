@@ -6,14 +6,16 @@ at the language's root (``/`` for the default language, ``<lang>/`` for the othe
 
 - ``manifest.json``: the web app manifest (name, language, colours, icons; start URL and scope
   relative, so the site installs from any sub-path);
-- ``offline/<slug>.json``: per game, ``{"files": [...]}``, every file its pages need offline,
-  relative to the language root: the pages, what each page links and loads (stylesheets,
-  scripts, icons, the manifest), the search index, the game's shard, Material's search worker
-  and the lunr languages it loads;
+- ``offline.json``: what each game's pages need offline, relative to the language root:
+  ``{"shared": [...], "games": {slug: [...]}}``, the files every game needs once and each
+  game's own (its pages, its search shard). A page's needs are what it links and loads
+  (stylesheets, scripts, icons, the manifest, the search index), Material's search worker and
+  the lunr languages that loads. One file, not one per game: a live preview, which copies only
+  what a build wrote, then never keeps a deleted game's list;
 - ``offline.html``: the page the worker shows for a page it has not stored (from the theme's
   ``offline.html``, self-contained because it is shown at any address);
 - ``sw.js``: the theme's worker with the build's settings filled in: the build id (a digest of
-  every other file of the language's site, so any change installs a new worker) and the paths
+  what the language's site is built from, so any change installs a new worker) and the paths
   under this scope that belong to other languages (their own workers handle them).
 
 Each language has its own worker, scoped to its own site: one language's site is a complete
@@ -28,6 +30,7 @@ import logging
 import posixpath
 import re
 from collections.abc import Iterable
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +41,7 @@ log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 MANIFEST = "manifest.json"
 WORKER = "sw.js"
 OFFLINE_PAGE = "offline.html"
-LISTS_DIR = "offline"
+LISTS = "offline.json"
 ICONS = (
     ("assets/icons/icon-192.png", "192x192", "any"),
     ("assets/icons/icon-512.png", "512x512", "any"),
@@ -63,13 +66,15 @@ def write_offline_files(config: Any) -> None:
     write_manifest(site, config.site_name, config.theme["language"])
     write_offline_page(site, config)
     extra_files = [MANIFEST, *(icon for icon, _, _ in ICONS), *search_worker_files(config)]
-    for slug, files in game_files(site, extra_files).items():
-        lists = site / LISTS_DIR
-        lists.mkdir(exist_ok=True)
-        (lists / f"{slug}.json").write_text(
-            json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8", newline="\n"
-        )
-    write_worker(site, worker_source(config.theme.dirs), other_language_paths(config))
+    lists = offline_lists(game_files(site, extra_files))
+    (site / LISTS).write_text(
+        json.dumps(lists, separators=(",", ":"), sort_keys=True) + "\n",
+        encoding="utf-8",
+        newline="\n",
+    )
+    settings = {"build": build_id(config), "offline": OFFLINE_PAGE, "lists": LISTS}
+    settings["skip"] = other_language_paths(config)
+    write_worker(site, worker_source(config.theme.dirs), settings)
 
 
 def manifest(name: str, lang: str) -> dict[str, Any]:
@@ -119,6 +124,16 @@ def game_files(site: Path, extra: Iterable[str]) -> dict[str, list[str]]:
             files.update(page_resources(page.read_text(encoding="utf-8"), folder))
         result[game.name] = sorted(f for f in files if f.endswith("/") or (site / f).is_file())
     return result
+
+
+def offline_lists(games: dict[str, list[str]]) -> dict[str, Any]:
+    """One file for every game (so a live preview never keeps a deleted game's list): what
+    every game's pages need, once, and per game the rest."""
+    shared = set.intersection(*(set(files) for files in games.values())) if games else set()
+    return {
+        "shared": sorted(shared),
+        "games": {slug: [f for f in files if f not in shared] for slug, files in games.items()},
+    }
 
 
 def page_resources(html: str, folder: str) -> set[str]:
@@ -185,23 +200,41 @@ def worker_source(theme_dirs: Iterable[str]) -> str:
     raise PluginError(f"no {WORKER} in the theme folders")
 
 
-def build_id(site: Path) -> str:
-    """A digest of every file of the site but the worker: it changes when anything does."""
+def build_id(config: Any) -> str:
+    """What the language's site is built from: it changes when the site does.
+
+    A digest of the generated project (its ``mkdocs.yml``, pages, theme and word lists), the
+    generator's code and the versions of MkDocs and Material. The inputs rather than the
+    output: a live preview's partial builds and a whole build of the same project agree.
+    """
+    import rulesite
+
     digest = hashlib.sha256()
-    for path in sorted(site.rglob("*")):
-        relative = path.relative_to(site).as_posix()
-        if path.is_file() and relative != WORKER:
-            with path.open("rb") as file:
-                content = hashlib.file_digest(file, "sha256").digest()
-            digest.update(relative.encode("utf-8") + b"\0" + content)
+    for package in ("mkdocs", "mkdocs-material"):
+        digest.update(f"{package}=={metadata.version(package)}\n".encode())
+    project = Path(config.config_file_path).parent
+    code = Path(rulesite.__file__).parent
+    site = Path(config.site_dir).resolve()
+    for label, folder in (("project", project), ("rulesite", code)):
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.resolve().is_relative_to(site):
+                continue
+            if "__pycache__" in path.parts:
+                continue
+            relative = f"{label}/{path.relative_to(folder).as_posix()}"
+            digest.update(relative.encode("utf-8") + b"\0" + _file_digest(path))
     return digest.hexdigest()[:16]
 
 
-def write_worker(site: Path, source: str, skip: list[str]) -> None:
-    """``sw.js`` with its settings; written last, after every file its build id covers."""
+def _file_digest(path: Path) -> bytes:
+    with path.open("rb") as file:
+        return hashlib.file_digest(file, "sha256").digest()
+
+
+def write_worker(site: Path, source: str, settings: dict[str, Any]) -> None:
+    """``sw.js`` with its settings filled in."""
     if _SETTINGS_MARK not in source:
         raise PluginError(f"the theme's {WORKER} has no {_SETTINGS_MARK} to fill in")
-    settings = {"build": build_id(site), "offline": OFFLINE_PAGE, "skip": skip}
     text = source.replace(_SETTINGS_MARK, json.dumps(settings, sort_keys=True), 1)
     (site / WORKER).write_text(text, encoding="utf-8", newline="\n")
     log.debug("wrote %s (build %s)", site / WORKER, settings["build"])

@@ -2,28 +2,29 @@
 // the site root for the default language, <lang>/ for the others).
 //
 // When a page of a game asks (sw-register.js posts {game: slug}), the worker stores that game's
-// pages and everything they load, as listed by the build in offline/<slug>.json. Every request
-// goes to the network first and falls back to the stored copy, so a reader online always gets
-// the current site and a stored copy is refreshed whenever it is fetched again; offline, stored
-// pages open and any other page shows the offline page. Each build writes its own id into this
-// file, so a changed site installs a new worker, which stores the same games afresh and deletes
-// the caches of the old one. Nothing from data is evaluated or inserted into a page here.
+// pages and everything they load, as the build listed them in offline.json. Every request goes
+// to the network first and falls back to the stored copy, so a reader online always gets the
+// current site and a stored copy is refreshed whenever it is fetched again; offline, stored pages
+// open and any other page shows the offline page. Each build writes its own id into this file,
+// so a changed site installs a new worker, which stores the same games afresh and deletes the
+// caches of the old one. Nothing from data is evaluated or inserted into a page here.
 "use strict";
 
-// Filled in by the build (scripts/rulesite/offline.py): {build, offline, skip}.
+// Filled in by the build (scripts/rulesite/offline.py): {build, lists, offline, skip}.
 const SETTINGS = __RULESITE_OFFLINE__;
 const SCOPE = self.registration.scope;
 const PREFIX = "rulesite " + SCOPE + " ";
 const CACHE = PREFIX + SETTINGS.build;
 const GAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const LIST = /^offline\/([a-z0-9]+(?:-[a-z0-9]+)*)\.json$/;
+// A stored game is marked in the cache by this key (no such file on the server), written last.
+const STORED = "offline/stored/";
 
 function inScope(path) {
   return new URL(path, SCOPE).href;
 }
 
-function listUrl(slug) {
-  return inScope("offline/" + slug + ".json");
+function storedKey(slug) {
+  return inScope(STORED + slug);
 }
 
 // Requests this worker leaves to the browser: other origins, other languages' sites (they sit
@@ -54,12 +55,14 @@ async function fetchFresh(url) {
 async function storeGame(slug, older) {
   if (!GAME.test(slug)) return false;
   const cache = await caches.open(CACHE);
-  const listResponse = await fetchFresh(listUrl(slug)).catch(() => null);
-  const list = listResponse ? await listResponse.clone().json() : null;
-  if (!list || !Array.isArray(list.files)) return false;
-  const urls = list.files.filter((file) => typeof file === "string").map(inScope);
+  const listResponse = await fetchFresh(inScope(SETTINGS.lists)).catch(() => null);
+  const lists = listResponse ? await listResponse.json().catch(() => null) : null;
+  const own = lists && lists.games && lists.games[slug];
+  if (!Array.isArray(own) || !Array.isArray(lists.shared)) return false;
+  const files = lists.shared.concat(own).filter((file) => typeof file === "string");
+  const urls = files.map(inScope).filter((url) => handled(new URL(url)));
   const results = await Promise.all(
-    urls.filter((url) => handled(new URL(url))).map(async (url) => {
+    urls.map(async (url) => {
       try {
         await cache.put(url, await fetchFresh(url));
         return true;
@@ -71,8 +74,8 @@ async function storeGame(slug, older) {
     }),
   );
   if (!results.every(Boolean)) return false;
-  // Stored last: a cache holding a game's list holds all of that game.
-  await cache.put(listUrl(slug), listResponse);
+  // Last: a cache that marks a game stored holds all of that game.
+  await cache.put(storedKey(slug), new Response(slug));
   return true;
 }
 
@@ -91,8 +94,9 @@ async function takeOver() {
   for (const name of names) {
     const older = await caches.open(name);
     for (const request of await older.keys()) {
-      const match = LIST.exec(request.url.slice(SCOPE.length));
-      if (match) await storeGame(match[1], older);
+      if (request.url.startsWith(storedKey(""))) {
+        await storeGame(request.url.slice(storedKey("").length), older);
+      }
     }
     await caches.delete(name);
   }
@@ -116,11 +120,20 @@ self.addEventListener("message", (event) => {
   );
 });
 
+// Material's own files carry a hash of their content in their names: a stored copy is current.
+const IMMUTABLE = /\.[0-9a-f]{8,}\.min\.(?:js|css)$/;
+
 async function networkFirst(request, navigation) {
   const cache = await caches.open(CACHE);
   const key = navigation ? cacheKey(request) : request.url;
+  if (IMMUTABLE.test(new URL(key).pathname)) {
+    const stored = await cache.match(key);
+    if (stored) return stored;
+  }
   try {
-    const response = await fetch(request);
+    // Revalidated with the server (a 304 when unchanged), never taken from the HTTP cache
+    // unasked: an updated page or script is what the next visit gets.
+    const response = await fetch(request, { cache: "no-cache" });
     // Keep what is stored up to date; what is not stored stays out (only opened games are kept).
     if (response.ok && response.type === "basic" && (await cache.match(key))) {
       await cache.put(key, response.clone());

@@ -55,7 +55,7 @@ def test_checks_across_files_run_on_cached_files(project: Project) -> None:
     with pytest.raises(DataError) as caught:
         load_catalog(project, cache=cache)
     assert caught.value.lines() == [
-        "data/games/other-game.yaml:84: scoring[0].id: calculator id 'mini-game' is also used "
+        "data/games/other-game.yaml:85: scoring[0].id: calculator id 'mini-game' is also used "
         "in data/games/mini-game.yaml"
     ]
     assert cache.hits == 1

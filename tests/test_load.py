@@ -106,7 +106,7 @@ def test_both_parsers_give_the_same_data_and_lines(parser: str) -> None:
     doc = load(text)
     assert doc.data == yaml.safe_load(text)
     assert doc.lines[("faq", 1, "rules", 0)] == 55
-    assert doc.lines[("scoring", 0, "examples", 0, "winners")] == 108
+    assert doc.lines[("scoring", 0, "examples", 0, "winners")] == 109
 
 
 def test_nesting_is_limited_with_a_located_error(parser: str) -> None:

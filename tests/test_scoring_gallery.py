@@ -26,7 +26,7 @@ EXAMPLES = [(calc.id, example) for calc in CALCULATORS.values() for example in c
 ISSUE_INPUTS = {
     "seven-wonders": [
         "military", "coins", "wonders", "civilian", "commercial", "guilds", "compass", "gear",
-        "tablet",
+        "tablet", "debt",
     ],
     "ticket-to-ride": [
         "r1", "r2", "r3", "r4", "r5", "r6", "tickets_done_points", "tickets_failed_points",

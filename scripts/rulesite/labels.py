@@ -135,6 +135,17 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "calc_help_toggle": frozenset({"field"}),
     "colon": frozenset(),
     "page_home": frozenset(),
+    "modules_label": frozenset(),
+    "module_item": frozenset({"kind", "name", "scope"}),
+    "module_kind_expansion": frozenset(),
+    "module_kind_variant": frozenset(),
+    "module_kind_mode": frozenset(),
+    "module_kind_promo": frozenset(),
+    "module_covered": frozenset(),
+    "module_not_covered": frozenset(),
+    "module_tag": frozenset({"name"}),
+    "modules_filter": frozenset(),
+    "modules_filter_hint": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
 

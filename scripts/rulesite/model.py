@@ -312,6 +312,35 @@ class ParameterCard(Record):
     """Date the card's figures were last checked (YYYY-MM-DD); not in the future."""
 
 
+# --- Modules (expansions, variants, modes) -------------------------------------------------------
+
+
+class ModuleKind(StrEnum):
+    """What a module is."""
+
+    expansion = "expansion"
+    variant = "variant"
+    mode = "mode"
+    promo = "promo"
+
+
+class Module(Record):
+    """An expansion, variant, mode (e.g. solo, two players) or promo of a game, covered or not."""
+
+    id: Slug
+    """Id used by ``module:`` tags; starts with a letter (a calculator that uses it gets a yes/no
+    setting of this name, hyphens written as underscores)."""
+    name: ShortText
+    """Name as shown on the module's tag and in the overview's list."""
+    kind: ModuleKind
+    """expansion, variant, mode (solo, two players...) or promo."""
+    in_scope: Annotated[bool, Strict()]
+    """True when the pages cover it (its rules, rulings and scoring lines may be tagged with it);
+    false when it is only listed as not covered."""
+    note: Text | None = None
+    """One or two sentences about what it changes or why it is left out."""
+
+
 class RuleSection(Record):
     """One titled section of the rules summary."""
 
@@ -321,6 +350,9 @@ class RuleSection(Record):
     """Section heading."""
     body: LongText
     """The rules, as Markdown paragraphs."""
+    module: Slug | None = None
+    """Id of the in-scope module this section belongs to (e.g. the solo rules); shown as a tag,
+    and readers can hide the modules they do not play."""
     cites: list[Citation] = Field(default_factory=list, max_length=5)
     """Sources of the section (e.g. the rulebook, with its pages), shown under it."""
 
@@ -338,6 +370,9 @@ class Ruling(Record):
     """Topic ids defined in ``data/site.yaml`` (setup, war, scoring, ties...)."""
     rules: list[Slug] = Field(default_factory=list, max_length=5)
     """Ids of the rule sections this ruling explains (each lists the ruling's question)."""
+    module: Slug | None = None
+    """Id of the in-scope module this ruling belongs to; shown as a tag, and readers can hide the
+    modules they do not play."""
     cites: list[Citation] = Field(default_factory=list, max_length=5)
     """Sources of the ruling (rulebook pages, the official FAQ...), shown under the answer with
     the date they were last checked; a ruling without one is a warning of `rulesite
@@ -569,6 +604,10 @@ class ScoreTerm(Record):
     helper: Literal["shown", "hidden"] | None = None
     """Makes the line a helper value: usable in later formulas, never added to the total.
     shown: listed under the breakdown; hidden: not shown at all."""
+    module: Slug | None = None
+    """Id of the in-scope module this line belongs to: the calculator gets a yes/no setting for
+    the module (named as the module, hyphens as underscores; on by default) and the line counts
+    only while it is on, besides any ``when``."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> ScoreTerm:
@@ -659,7 +698,8 @@ class Calculator(Record):
     inputs: list[ScoreInput] = Field(min_length=1, max_length=60)
     """Numbers entered per player."""
     settings: list[Setting] = Field(default_factory=list, max_length=10)
-    """Choices made once for the game."""
+    """Choices made once for the game; validation adds a yes/no setting for each module its
+    lines are tagged with (at most 10 in all)."""
     terms: list[ScoreTerm] = Field(min_length=1, max_length=60)
     """Lines of the score, evaluated in dependency order."""
     total_min: int | None = None
@@ -703,6 +743,9 @@ class Game(Record):
     """Chinese game terms kept whole by the search's word segmentation (e.g. 战争强度)."""
     scoring: list[Calculator] = Field(default_factory=list, max_length=10)
     """End-game scoring calculators."""
+    modules: list[Module] = Field(default_factory=list, max_length=30)
+    """Expansions, variants, modes and promos, covered or not (``coverage.excludes`` still says
+    in words what is left out)."""
 
 
 class Mechanic(Record):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import hashlib
 import re
 from collections import Counter
@@ -21,6 +22,7 @@ from rulesite.model import Game, SiteData, Text, describe_value
 from rulesite.project import Project
 from rulesite.provenance import Freshness, check_provenance, measuring_day, stale_warnings
 from rulesite.scoring.check import check_scoring
+from rulesite.scoring.modules import module_setting_problems, with_module_settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -137,6 +139,10 @@ def check_game_file(
     game = _build(Game, doc, problems) if doc else None
     if doc is not None and game is not None:
         problems.extend(check_game(game, doc, stem, site, today))
+        module_problems = check_modules(game, doc)
+        problems.extend(module_problems)
+        if not module_problems:  # the calculators' module settings need modules that resolve
+            game = with_module_settings(game)
         problems.extend(check_scoring(game, doc))
         problems.extend(check_text_links(game, doc))
     return CheckedGame(doc, game, tuple(problems))
@@ -333,6 +339,60 @@ def check_game(
                 doc, ("faq", index, "tags"), ruling.tags, {t.id for t in site.topics}, "topic"
             )
     return problems
+
+
+MAX_MODULE_ID = 40
+"""Longest module id: a calculator that uses the module gets a setting of that name."""
+
+
+def check_modules(game: Game, doc: Document) -> list[Problem]:
+    """Module ids are unique and can name a setting; every ``module:`` tag names a module the
+    pages cover (one that is not covered is listed, never summarised or scored)."""
+    problems = _duplicates(doc, "modules", [m.id for m in game.modules], "module id")
+    for index, module in enumerate(game.modules):
+        if not module.id[0].isalpha() or len(module.id) > MAX_MODULE_ID:
+            message = (
+                f"module id {module.id!r} must start with a letter and have at most "
+                f"{MAX_MODULE_ID} characters (a calculator gets a setting of that name)"
+            )
+            problems.append(doc.problem(("modules", index, "id"), message))
+    modules = {m.id: m for m in game.modules}
+    for path, ref in _module_tags(game):
+        module = modules.get(ref)
+        if module is None:
+            problems.append(doc.problem(path, _unknown_module(ref, sorted(modules))))
+        elif not module.in_scope:
+            message = (
+                f"module {ref!r} is not covered (in_scope: false): nothing may be tagged with "
+                "it; set in_scope: true if the pages cover it, or remove the tag"
+            )
+            problems.append(doc.problem(path, message))
+    for index, calc in enumerate(game.scoring):
+        for where, message in module_setting_problems(calc):
+            problems.append(doc.problem(("scoring", index, *where), message))
+    return problems
+
+
+def _module_tags(game: Game) -> Iterator[tuple[KeyPath, str]]:
+    """Every ``module:`` tag of a game, with its key path."""
+    for index, section in enumerate(game.rules):
+        if section.module is not None:
+            yield ("rules", index, "module"), section.module
+    for index, ruling in enumerate(game.faq):
+        if ruling.module is not None:
+            yield ("faq", index, "module"), ruling.module
+    for index, calc in enumerate(game.scoring):
+        for term_index, term in enumerate(calc.terms):
+            if term.module is not None:
+                yield ("scoring", index, "terms", term_index, "module"), term.module
+
+
+def _unknown_module(ref: str, known: list[str]) -> str:
+    if not known:
+        return f"no module with id {ref!r}: define it under modules: first"
+    close = difflib.get_close_matches(ref, known, n=1)
+    hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(known)}"
+    return f"no module with id {ref!r} ({hint})"
 
 
 def check_text_links(record: BaseModel, doc: Document, path: KeyPath = ()) -> list[Problem]:

@@ -14,7 +14,9 @@ import re
 from pathlib import Path
 from urllib.parse import urlparse
 
+from rulesite import markup
 from rulesite.model import Game, IntRange, SiteData
+from rulesite.provenance import Freshness, cited_verified
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.validate import Catalog
 from tests.helpers import elements
@@ -117,6 +119,45 @@ def check_ruling_anchors(site_dir: Path, game: Game) -> None:
         html = html_of(site_dir, lang, f"games/{game.slug}/faq/")
         found = set(re.findall(r'<h2 id="([a-z0-9-]+)"', html))
         assert expected <= found, (game.slug, lang, expected - found)
+
+
+def check_ruling_sources(site_dir: Path, catalog: Catalog, game: Game, lang: str) -> None:
+    """Under every ruling's answer, a source line: the cited sources' names and places and the
+    verified date, flagged exactly when it is older than ``stale_after_days``; "not recorded"
+    for a ruling that cites nothing."""
+    site = catalog.site
+    html = html_of(site_dir, lang, f"games/{game.slug}/faq/")
+    freshness = Freshness(catalog.as_of, site.stale_after_days)
+    sources = {source.id: source for source in game.sources}
+    for ruling in game.faq:
+        section = html.split(f'<h2 id="{ruling.id}"', 1)[1].split("<h2 ", 1)[0]
+        lines = re.findall(r'<p class="rs-source">(.*?)</p>', section, re.S)
+        assert len(lines) == 1, (game.slug, ruling.id, lang, lines)
+        text = text_of(lines[0])
+        colon = label(site, "colon", lang)
+        if not ruling.cites:
+            expected = (
+                label(site, "cite_source", lang) + colon + label(site, "cite_unrecorded", lang)
+            )
+            assert text == expected, (game.slug, ruling.id, lang, text)
+            continue
+        key = "cite_source" if len(ruling.cites) == 1 else "cite_sources"
+        assert text.startswith(label(site, key, lang) + colon), (game.slug, ruling.id, text)
+        for citation in ruling.cites:
+            source = sources[citation.source]
+            assert _shown(source.name.get(lang)) in text, (game.slug, ruling.id, lang, text)
+            if citation.where:
+                assert _shown(citation.where.get(lang)) in text, (game.slug, ruling.id, text)
+        verified = cited_verified(game, ruling.cites)
+        assert verified is not None
+        assert label(site, "cite_verified", lang, date=verified.isoformat()) in text
+        stale = 'class="rs-stale"' in lines[0]
+        assert stale == freshness.is_stale(verified), (game.slug, ruling.id, lang, text)
+
+
+def _shown(text: str) -> str:
+    """What a reader sees of a one-line data text."""
+    return text_of(str(markup.inline(text)))
 
 
 def check_calculators(site_dir: Path, game: Game) -> None:
@@ -225,6 +266,8 @@ def check_site(site_dir: Path, catalog: Catalog) -> None:
         check_game(site_dir, catalog.site, game)
     for lang in LANGS:
         check_home(site_dir, catalog.games, lang)
+        for game in catalog.games:
+            check_ruling_sources(site_dir, catalog, game, lang)
     check_language_switch(site_dir, catalog.games)
     check_no_other_host(site_dir)
     check_search_indexes(site_dir, catalog.games)

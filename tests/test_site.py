@@ -28,6 +28,7 @@ from tests.site_checks import (
     check_no_other_host,
     check_overview_card,
     check_ruling_anchors,
+    check_ruling_sources,
     check_search_indexes,
     check_site,
     html_of,
@@ -104,6 +105,12 @@ def test_home_lists_every_game_as_a_card(site_dir, lang) -> None:
 @pytest.mark.parametrize("slug", GAMES)
 def test_rulings_keep_their_anchors_in_both_languages(site_dir, slug) -> None:
     check_ruling_anchors(site_dir, GAMES[slug])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", GAMES)
+def test_every_ruling_shows_its_sources_and_verified_date(site_dir, slug, lang) -> None:
+    check_ruling_sources(site_dir, CATALOG, GAMES[slug], lang)
 
 
 @pytest.mark.parametrize("slug", [slug for slug, game in GAMES.items() if game.scoring])

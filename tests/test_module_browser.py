@@ -51,10 +51,10 @@ def test_a_link_to_a_hidden_section_shows_it(page, site_url) -> None:
     assert not solo_box(page).is_checked()
     assert page.locator("h2#solo").is_visible()
     assert page.locator("h2#solo").evaluate("h => h.getBoundingClientRect().top < innerHeight")
-    # Within the page too: the FAQ's link to a hidden ruling opens it.
+    # Within the page too: the table of contents' link to a hidden ruling opens it.
     page.goto(site_url + FAQ)
     assert not page.locator("h2#solo-vs-multiplayer").is_visible()
-    page.locator(".rs-jump a[href='#solo-vs-multiplayer']").click()
+    page.locator(".md-sidebar--secondary a[href='#solo-vs-multiplayer']").click()
     assert page.locator("h2#solo-vs-multiplayer").is_visible()
     # Ticking or unticking again applies the choice to every section.
     solo_box(page).check()

@@ -146,6 +146,20 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "module_tag": frozenset({"name"}),
     "modules_filter": frozenset(),
     "modules_filter_hint": frozenset(),
+    # What changed (overview) and the Atom feeds
+    "changes_heading": frozenset(),
+    "changes_feed": frozenset(),
+    "change_kind_errata": frozenset(),
+    "change_kind_clarification": frozenset(),
+    "change_kind_added": frozenset(),
+    "change_kind_corrected": frozenset(),
+    "change_kind_verified": frozenset(),
+    "change_rules": frozenset(),
+    "change_faq": frozenset(),
+    "change_cites": frozenset(),
+    "change_cite_where": frozenset({"source", "where"}),
+    "feed_title": frozenset({"site"}),
+    "feed_entry_title": frozenset({"kind", "title"}),
 }
 """Every label key, with the placeholders its text may use."""
 

@@ -716,6 +716,45 @@ class Calculator(Record):
     """What the calculator does not score (e.g. the solo game), said under its introduction."""
 
 
+# --- Changes: what changed on a game's pages, and when (the "What changed" list, the feeds) ---
+
+
+class ChangeKind(StrEnum):
+    """What kind of change an entry records."""
+
+    errata = "errata"
+    """The publisher corrected the rules (official errata); the summary follows them."""
+    clarification = "clarification"
+    """The publisher or designer clarified a rule (e.g. an official FAQ answer)."""
+    added = "added"
+    """Rule sections or rulings were added to this site."""
+    corrected = "corrected"
+    """A mistake in this site's summary or rulings was fixed."""
+    verified = "verified"
+    """The pages were checked against a source (e.g. a rulebook version)."""
+
+
+class Change(Record):
+    """One dated entry of a game's "What changed" list and of the site's feeds."""
+
+    id: Slug
+    """Permanent id of the entry: its anchor (``#change-<id>``) and its feed entry's identity;
+    never change it once published."""
+    date: CalendarDate
+    """When the change was made (YYYY-MM-DD); not in the future."""
+    kind: ChangeKind
+    """errata, clarification, added, corrected or verified."""
+    text: Text
+    """What changed, in a sentence or two."""
+    rules: list[Slug] = Field(default_factory=list, max_length=10)
+    """Ids of the rule sections it affects (each is linked)."""
+    faq: list[Slug] = Field(default_factory=list, max_length=10)
+    """Ids of the FAQ rulings it affects (each is linked)."""
+    cites: list[Citation] = Field(default_factory=list, max_length=5)
+    """Where the change comes from (e.g. the publisher's errata, a new rulebook version): the
+    game's sources by id, as rule sections and rulings cite them."""
+
+
 class Game(Record):
     """Everything the site shows about one game (``data/games/<slug>.yaml``)."""
 
@@ -743,6 +782,8 @@ class Game(Record):
     """Chinese game terms kept whole by the search's word segmentation (e.g. 战争强度)."""
     scoring: list[Calculator] = Field(default_factory=list, max_length=10)
     """End-game scoring calculators."""
+    changes: list[Change] = Field(default_factory=list, max_length=100)
+    """What changed on the game's pages, newest first."""
     modules: list[Module] = Field(default_factory=list, max_length=30)
     """Expansions, variants, modes and promos, covered or not (``coverage.excludes`` still says
     in words what is left out)."""

@@ -305,6 +305,7 @@ def check_game(
         )
     problems += _duplicates(doc, "rules", [r.id for r in game.rules], "rule section id")
     problems += _duplicates(doc, "faq", [r.id for r in game.faq], "ruling id")
+    problems += check_changes(game, doc, today)
     rule_ids = {r.id for r in game.rules}
     known = ", ".join(sorted(rule_ids))
     for path, ref in _rule_references(game):
@@ -435,6 +436,42 @@ def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
             for item_index, item in enumerate(items):
                 if item.rule is not None:
                     yield ("scoring", index, kind, item_index, "rule"), item.rule
+    for index, change in enumerate(game.changes):
+        for ref_index, ref in enumerate(change.rules):
+            yield ("changes", index, "rules", ref_index), ref
+
+
+def check_changes(game: Game, doc: Document, today: dt.date) -> list[Problem]:
+    """A game's "What changed" list: ids unique, newest first, no date in the future, and every
+    ruling it names exists (rule sections are checked with the other rule references)."""
+    problems = _duplicates(doc, "changes", [c.id for c in game.changes], "change id")
+    ruling_ids = {r.id for r in game.faq}
+    known = ", ".join(sorted(ruling_ids)) or "none"
+    for index, change in enumerate(game.changes):
+        where = ("changes", index)
+        if change.date > today:
+            problems.append(
+                doc.problem((*where, "date"), f"date {change.date.isoformat()} is in the future")
+            )
+        # Editors add an entry at the top, as in a changelog; the page and the feeds show the
+        # list as written, so an entry out of place is a mistake to point at, not to hide.
+        if index > 0 and change.date > game.changes[index - 1].date:
+            before = game.changes[index - 1].date.isoformat()
+            problems.append(
+                doc.problem(
+                    (*where, "date"),
+                    f"{change.date.isoformat()} is newer than changes[{index - 1}] ({before}); "
+                    "list changes newest first",
+                )
+            )
+        for ref_index, ref in enumerate(change.faq):
+            if ref not in ruling_ids:
+                problems.append(
+                    doc.problem(
+                        (*where, "faq", ref_index), f"no FAQ ruling with id {ref!r} (known: {known})"
+                    )
+                )
+    return problems
 
 
 def check_site(site: SiteData, doc: Document) -> list[Problem]:

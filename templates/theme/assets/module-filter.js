@@ -1,6 +1,6 @@
 // rulesite: hide the rules sections and rulings of modules the reader does not play.
-// The page lists one checkbox per module its sections are tagged with (fieldset
-// .rs-module-filter, hidden until this script runs: without it every section shows). A tagged
+// The page lists the modules its sections are tagged with (fieldset .rs-module-filter, hidden
+// until this script runs and makes a checkbox of each: without it every section shows). A tagged
 // section is its heading, the tag under it (p[data-rs-module]) and everything up to the next
 // heading of the same level. The reader's choice is kept per game in localStorage, read as
 // untrusted input: only the page's own module ids are taken from it. A section a link points
@@ -10,10 +10,26 @@
   var filter = document.querySelector("fieldset.rs-module-filter[data-rs-game]");
   if (!filter) return;
   var storageKey = "rulesite:modules:" + filter.getAttribute("data-rs-game");
-  var boxes = Array.prototype.slice.call(filter.querySelectorAll("input[type=checkbox][value]"));
+  var boxes = Array.prototype.slice.call(filter.querySelectorAll("[data-rs-module-option]")).map(makeCheckbox);
   var known = boxes.map(function (box) { return box.value; });
   var sections = collectSections();
   var revealed = []; // sections links opened: shown even when their module is hidden
+
+  // The page lists each module as <span data-rs-module-option="id">name</span>: make it a
+  // labelled checkbox, moving the name's nodes (never re-parsing them as HTML).
+  function makeCheckbox(option) {
+    var label = document.createElement("label");
+    label.className = option.className;
+    var box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = option.getAttribute("data-rs-module-option");
+    box.checked = true;
+    label.appendChild(box);
+    label.appendChild(document.createTextNode(" "));
+    while (option.firstChild) label.appendChild(option.firstChild);
+    option.parentNode.replaceChild(label, option);
+    return box;
+  }
 
   function collectSections() {
     var found = [];

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from rulesite.export import schema_texts as export_schema_texts
 from rulesite.model import Game, SiteData
 from rulesite.project import Project
 
@@ -18,6 +19,8 @@ def schema_texts() -> dict[str, str]:
         schema = model.model_json_schema()
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
         texts[name] = json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    # The JSON export's published schemas (export.py), kept here too so a change shows in review.
+    texts.update(export_schema_texts())
     return texts
 
 

@@ -304,7 +304,7 @@ def test_invalid_data_keeps_the_last_good_pages_and_the_fix_shows_up(
     replace_in(game, "bgg_rank: many", "bgg_rank: 4321")
     assert previewing.rebuild() == [
         "rulesite: data has errors; the preview keeps the last good pages",
-        "data/games/other-game.yaml:69: scoring[0].id: calculator id 'mini-game' is also used "
+        "data/games/other-game.yaml:85: scoring[0].id: calculator id 'mini-game' is also used "
         "in data/games/mini-game.yaml",
     ]
     replace_in(

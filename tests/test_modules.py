@@ -202,3 +202,30 @@ def test_the_overview_lists_every_module_after_what_is_not_covered(
     excludes = overview.index("所有扩展。" if lang == "zh" else "All expansions.")
     for item in items:
         assert overview.index(f"- {item}\n") > excludes
+
+
+# --- The real data -------------------------------------------------------------------------------
+
+
+def test_every_tagged_section_and_ruling_of_the_real_data_shows_its_tag() -> None:
+    from rulesite.project import Project
+    from rulesite.render import Renderer
+    from rulesite.validate import load_catalog
+    from tests.helpers import REPO
+
+    project = Project(REPO)
+    catalog = load_catalog(project)
+    renderer = Renderer(project, catalog)
+    tagged = 0
+    for game in catalog.games:
+        for kind, items in (("rules", game.rules), ("faq", game.faq)):
+            for lang in ("zh", "en"):
+                page = renderer.game_page(kind, game, lang)
+                for item in items:
+                    heading = page.index(f"{{#{item.id}}}")
+                    next_heading = page.find("\n## ", heading)
+                    section = page[heading : next_heading if next_heading > 0 else None]
+                    tag = f'data-rs-module="{item.module}"'
+                    assert (tag in section) == (item.module is not None), (game.slug, item.id)
+                    tagged += item.module is not None
+    assert tagged >= 4  # Nations' solo and five-player sections and solo ruling, the solo rules

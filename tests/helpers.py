@@ -31,6 +31,8 @@ GOOD = REPO / "tests" / "data" / "good"
 BAD = REPO / "tests" / "data" / "bad"
 EXTRA_GAME = REPO / "tests" / "fixtures" / "extra-game" / "extra-game.yaml"
 """A valid game with a calculator, whose slug and calculator id no real game uses."""
+EXTRA_IMAGES = EXTRA_GAME.parent / "images"
+"""The extra game's pictures: ``make_project`` copies them to ``data/images/`` with the game."""
 GAME_SCHEMA_LINE = "# yaml-language-server: $schema=../schema/game.schema.json"
 """The first line of every file in ``data/games/``."""
 
@@ -56,6 +58,8 @@ def make_project(
         games = {p.name: p.read_text(encoding="utf-8") for p in (GOOD / "games").glob("*.yaml")}
     for name, text in games.items():
         (games_dir / name).write_text(text, encoding="utf-8")
+    if EXTRA_GAME.name in games:
+        shutil.copytree(EXTRA_IMAGES, target / "data" / "images", dirs_exist_ok=True)
     return target
 
 

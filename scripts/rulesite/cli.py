@@ -119,6 +119,14 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("input", help='JSON file with {"players": [...]}, or - for stdin')
     score.set_defaults(run=_score)
 
+    new = commands.add_parser(
+        "new",
+        parents=[common],
+        help="write data/games/SLUG.yaml with every required field stubbed (never overwrites)",
+    )
+    new.add_argument("slug", metavar="SLUG", help="the new game's slug, e.g. terra-mystica")
+    new.set_defaults(run=_new)
+
     schema = commands.add_parser(
         "schema", parents=[common], help="regenerate data/schema/*.schema.json"
     )
@@ -184,6 +192,17 @@ def _score(project: Project, args: argparse.Namespace) -> int:
 
     result = score_command(project, args.calculator, read_input(args.input))
     print(result_json(result, sys.stdout.encoding))
+    return 0
+
+
+def _new(project: Project, args: argparse.Namespace) -> int:
+    from rulesite.scaffold import new_game
+
+    path = new_game(project, args.slug)
+    print(
+        f"wrote {project.display(path)}: replace every TODO in it "
+        "(`rulesite validate` lists those left)"
+    )
     return 0
 
 

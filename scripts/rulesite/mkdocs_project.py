@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 import yaml
 
 from rulesite.errors import BuildError
+from rulesite.images import copy_images
 from rulesite.project import LANGUAGES, Project
 from rulesite.validate import Catalog
 
@@ -180,6 +181,8 @@ def write_projects(
         )
         if language.is_default:
             write_search_dictionary(catalog, language.root / SEARCH_TERMS)
+        # Pictures the pages show (checked by images.py): each language's site has its own copy.
+        copy_images(catalog.images, language.docs_dir)
     for relative, text in sorted(pages.items()):
         lang, _, page = relative.partition("/")
         path = content_dir / lang / DOCS_DIR / page

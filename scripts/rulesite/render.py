@@ -125,6 +125,8 @@ class Renderer:
             "topics": {topic.id: topic for topic in site.topics},
             "page_files": _PAGE_FILES,
             "page_kinds": PAGE_KINDS,
+            # Width and height of each picture, read from its file (images.py).
+            "image_sizes": catalog.images,
             # Verification dates are aged on the catalog's day (provenance.measuring_day).
             "freshness": Freshness(catalog.as_of, site.stale_after_days),
         }

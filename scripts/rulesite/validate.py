@@ -16,11 +16,13 @@ from pydantic import BaseModel, ValidationError
 
 from rulesite import markup
 from rulesite.errors import DataError, Problem
+from rulesite.images import ImageFile, check_game_images, image_references
 from rulesite.labels import check_labels
 from rulesite.load import Document, KeyPath, load_yaml_bytes, read_data_file, yaml_files
-from rulesite.model import Game, SiteData, Text, describe_value
+from rulesite.model import UNION_TAGS, Game, SetupColumnType, SiteData, Text, describe_value
 from rulesite.project import Project
 from rulesite.provenance import Freshness, check_provenance, measuring_day, stale_warnings
+from rulesite.scaffold import find_stubs, is_stub
 from rulesite.scoring.check import check_scoring
 from rulesite.scoring.modules import module_setting_problems, with_module_settings
 
@@ -38,8 +40,10 @@ class Catalog:
     documents: dict[str, Document]
     """Source document of each game by slug (for locating later problems)."""
     digests: dict[str, str] = field(default_factory=dict)
-    """SHA-256 of each game file's bytes by slug, and of ``data/site.yaml`` under ``""``: what
-    a cache of rendered pages keys on."""
+    """SHA-256 of each game file's bytes (and of the pictures it shows) by slug, and of
+    ``data/site.yaml`` under ``""``: what a cache of rendered pages keys on."""
+    images: dict[str, ImageFile] = field(default_factory=dict)
+    """Every picture the games show, checked, by its path under ``data/images/``."""
     as_of: dt.date = field(default_factory=dt.date.today)
     """The day verification dates are aged on (``provenance.measuring_day``)."""
     warnings: tuple[Problem, ...] = ()
@@ -90,6 +94,7 @@ def load_catalog(
     documents: dict[str, Document] = {}
     digests = {"": site_digest}
     calculator_files: dict[str, str] = {}  # calculator id → file that defines it
+    images: dict[str, ImageFile] = {}
     game_files, strays = yaml_files(project.games_dir, _display(project, project.games_dir))
     problems.extend(strays)
     if not game_files:
@@ -106,12 +111,14 @@ def load_catalog(
         if doc is None or game is None:
             continue
         problems.extend(_calculator_clashes(game, doc, calculator_files))
+        # Pictures are files of their own, so they are checked on every run, never cached.
+        problems.extend(check_game_images(project, game, doc, images))
         if game.slug in documents:
             other = documents[game.slug].file
             problems.append(doc.problem(("slug",), f"slug {game.slug!r} is also used by {other}"))
             continue
         documents[game.slug] = doc
-        digests[game.slug] = digest
+        digests[game.slug] = _with_images(digest, game, images)
         games.append(game)
 
     if site is not None and site_doc is not None:
@@ -125,6 +132,7 @@ def load_catalog(
         sorted(games, key=lambda g: g.slug),
         documents,
         digests,
+        images,
         as_of=as_of,
         warnings=tuple(sorted(warnings)),
     )
@@ -136,6 +144,9 @@ def check_game_file(
     """Parse one game file's bytes and run every check that needs only this file and the site."""
     problems: list[Problem] = []
     doc = _parse(raw, display, problems)
+    if doc is not None:
+        # Stubs of `rulesite new` are listed all at once, even while they break the types.
+        problems.extend(find_stubs(doc))
     game = _build(Game, doc, problems) if doc else None
     if doc is not None and game is not None:
         problems.extend(check_game(game, doc, stem, site, today))
@@ -143,6 +154,7 @@ def check_game_file(
         problems.extend(module_problems)
         if not module_problems:  # the calculators' module settings need modules that resolve
             game = with_module_settings(game)
+        problems.extend(check_setup(game, doc))
         problems.extend(check_scoring(game, doc))
         problems.extend(check_text_links(game, doc))
     return CheckedGame(doc, game, tuple(problems))
@@ -165,6 +177,15 @@ def _checked(
 
 def _digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
+
+
+def _with_images(digest: str, game: Game, images: dict[str, ImageFile]) -> str:
+    """A game's digest that also changes when a picture it shows does (its size is on a page)."""
+    shown = sorted({image.file for _, image in image_references(game)})
+    if not shown:
+        return digest
+    parts = [digest] + [f"{file}={images[file].digest}" for file in shown if file in images]
+    return _digest(";".join(parts).encode())
 
 
 def _calculator_clashes(game: Game, doc: Document, taken: dict[str, str]) -> list[Problem]:
@@ -219,7 +240,9 @@ def _build(model: type[ModelT], doc: Document, problems: list[Problem]) -> Model
 
 def _pydantic_problems(error: ValidationError, doc: Document) -> Iterable[Problem]:
     for item in error.errors(include_url=False):
-        loc: KeyPath = tuple(item["loc"])
+        loc: KeyPath = tuple(part for part in item["loc"] if part not in UNION_TAGS)
+        if is_stub(item.get("input")):
+            continue  # find_stubs reports it
         yield doc.problem(loc, _message(item, loc, doc.spellings.get(loc)))
 
 
@@ -245,6 +268,9 @@ def _message(item: Any, loc: KeyPath, spelled: str | None = None) -> str:
         return "missing required key"
     if kind == "extra_forbidden":
         return f"unknown key {last!r}"
+    if kind == "setup_cell":  # model.SetupCell: the column says which, checked after this
+        wanted = "expected a whole number, true or false, or a text in every language"
+        return f"{wanted}, got {describe_value(value)}{_yaml_reading(value, spelled)}"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         return f"expected a mapping, got {describe_value(value)}"
     if kind == "list_type":
@@ -436,6 +462,9 @@ def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
             for item_index, item in enumerate(items):
                 if item.rule is not None:
                     yield ("scoring", index, kind, item_index, "rule"), item.rule
+    for index, table in enumerate(game.setup):
+        if table.rule is not None:
+            yield ("setup", index, "rule"), table.rule
     for index, change in enumerate(game.changes):
         for ref_index, ref in enumerate(change.rules):
             yield ("changes", index, "rules", ref_index), ref
@@ -503,3 +532,81 @@ def _unknown(
         for index, value in enumerate(values)
         if value not in known
     ]
+
+
+# --- Setup tables ------------------------------------------------------------------------------
+
+_CELL_TYPES: dict[SetupColumnType, tuple[type, str]] = {
+    SetupColumnType.integer: (int, "a whole number"),
+    SetupColumnType.text: (Text, "a text in every language"),
+    SetupColumnType.yes_no: (bool, "true or false"),
+}
+"""What each column type's cells hold, and how a message names it."""
+
+
+def check_setup(game: Game, doc: Document) -> list[Problem]:
+    """Setup tables: ids unique, one row per player count within the card's, every cell typed."""
+    problems = _duplicates(doc, "setup", [table.id for table in game.setup], "setup table id")
+    rule_ids = {section.id for section in game.rules}
+    for index, table in enumerate(game.setup):
+        path: KeyPath = ("setup", index)
+        if table.id in rule_ids:
+            message = (
+                f"setup table id {table.id!r} is also a rule section's id; both are anchors on "
+                "the rules page: choose another"
+            )
+            problems.append(doc.problem((*path, "id"), message))
+        column_ids = [column.id for column in table.columns]
+        problems += [
+            doc.problem((*path, "columns", number, "id"), f"duplicate column id {column!r}")
+            for number, column in enumerate(column_ids)
+            if column in column_ids[:number]
+        ]
+        columns = {column.id: column.type for column in table.columns}
+        problems += _check_rows(doc, path, table.rows, game.card.players)
+        for number, row in enumerate(table.rows):
+            problems += _check_cells(doc, (*path, "rows", number, "cells"), row.cells, columns)
+    return problems
+
+
+def _check_rows(doc: Document, path: KeyPath, rows: list[Any], players: Any) -> list[Problem]:
+    problems = []
+    seen: dict[int, int] = {}
+    for number, row in enumerate(rows):
+        where = (*path, "rows", number, "players")
+        if row.players in seen:
+            message = f"{row.players} players already has a row (rows[{seen[row.players]}])"
+            problems.append(doc.problem(where, message))
+        elif seen and row.players < max(seen):
+            message = f"rows go from fewest to most players; {row.players} comes after {max(seen)}"
+            problems.append(doc.problem(where, message))
+        seen.setdefault(row.players, number)
+        if not players.min <= row.players <= players.max:
+            message = (
+                f"{row.players} players is outside the card's player count "
+                f"({players.min}–{players.max})"
+            )
+            problems.append(doc.problem(where, message))
+    return problems
+
+
+def _check_cells(
+    doc: Document, path: KeyPath, cells: dict[str, Any], columns: dict[str, SetupColumnType]
+) -> list[Problem]:
+    problems = []
+    for column_id, column_type in columns.items():
+        if column_id not in cells:
+            problems.append(doc.problem(path, f"missing the cell of column {column_id!r}"))
+            continue
+        value = cells[column_id]
+        kind, wanted = _CELL_TYPES[column_type]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            got = "a text" if isinstance(value, Text) else describe_value(value)
+            message = f"column {column_id!r} holds {wanted}, got {got}"
+            problems.append(doc.problem((*path, column_id), message))
+    for column_id in cells:
+        if column_id not in columns:
+            known = ", ".join(columns)
+            message = f"no column {column_id!r} in this table (its columns: {known})"
+            problems.append(doc.problem((*path, column_id), message))
+    return problems

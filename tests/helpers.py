@@ -63,6 +63,28 @@ def make_project(
     return target
 
 
+THIRD_LANGUAGE = REPO / "tests" / "fixtures" / "third-language"
+"""A project whose ``data/site.yaml`` declares a third language (zh-Hant) and one small game."""
+_TOGGLE_NAMES = {"切换到深色模式": "切換到深色模式", "切换到浅色模式": "切換到淺色模式"}
+"""The light/dark toggle's names (in the base ``mkdocs.yml``) in Traditional Chinese."""
+
+
+def make_third_language_project(target: Path) -> Path:
+    """The third-language fixture at ``target``, with the repo's config and templates.
+
+    The toggle's names in ``mkdocs.yml`` are given per language; the copy adds zh-Hant ones.
+    """
+    shutil.copytree(THIRD_LANGUAGE / "data", target / "data")
+    shutil.copytree(REPO / "templates", target / "templates")
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    for simplified, traditional in _TOGGLE_NAMES.items():
+        config = config.replace(
+            f"{{zh: {simplified},", f"{{zh: {simplified}, zh-Hant: {traditional},"
+        )
+    (target / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return target
+
+
 def good_game_text() -> str:
     """The YAML text of the good fixture game."""
     return (GOOD / "games" / "mini-game.yaml").read_text(encoding="utf-8")

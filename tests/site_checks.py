@@ -1,9 +1,11 @@
 """Checks of a built site against the data it was built from.
 
-Every expectation comes from the catalog (games, their pages, titles, card facts, rulings,
-calculators), never from a list of known games: the real site's tests (``tests/test_site.py``)
-and the test that adds a game to a copy of the project run these same functions, so adding a
-valid game never breaks them.
+Every expectation comes from the catalog (languages, games, their pages, titles, card facts,
+rulings, calculators), never from a list of known games or languages: the real site's tests
+(``tests/test_site.py``), the test that adds a game to a copy of the project and the project
+with a third language (``tests/test_languages.py``) run these same functions, so adding a valid
+game or language never breaks them. A site's languages are those of the ``data/site.yaml`` it
+was built from: the real one's, or the one ``check_site`` was given for that folder.
 """
 
 from __future__ import annotations
@@ -15,14 +17,32 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from rulesite import markup
+from rulesite.mkdocs_project import site_path
 from rulesite.model import Game, IntRange, SiteData
+from rulesite.project import Project
 from rulesite.provenance import Freshness, cited_verified
 from rulesite.scoring.compiler import compile_calculator
-from rulesite.validate import Catalog
-from tests.helpers import elements
+from rulesite.validate import Catalog, load_site
+from tests.helpers import REPO, elements
 
-LANGS = {"zh": "", "en": "en/"}
-"""Each language's URL prefix in the built site."""
+REAL_SITE = load_site(Project(REPO))
+"""The repo's own ``data/site.yaml``: the site the real-site tests check."""
+_SITES: dict[Path, SiteData] = {}
+"""The site data of each folder ``check_site`` checked (the real site's is the default)."""
+
+
+def site_of(site_dir: Path) -> SiteData:
+    """The site data ``site_dir`` was built from: its languages, names, labels."""
+    return _SITES.get(site_dir.resolve(), REAL_SITE)
+
+
+def prefixes(site: SiteData) -> dict[str, str]:
+    """Each language's folder in the built site (``""`` for the root one) by code."""
+    return {language.code: site_path(language) for language in site.languages}
+
+
+LANGS = prefixes(REAL_SITE)
+"""The real site's languages: each one's URL prefix in the built site, by code."""
 PAGES = {"overview": "", "rules": "rules/", "faq": "faq/", "score": "score/"}
 """Each kind of game page's path under ``games/<slug>/``."""
 SITE_PAGES = ["", "games/"]
@@ -45,7 +65,9 @@ def page_paths(games: list[Game]) -> list[str]:
 
 
 def html_of(site_dir: Path, lang: str, path: str) -> str:
-    return (site_dir / LANGS[lang] / path / "index.html").read_text(encoding="utf-8")
+    """A built page of ``lang`` (``path`` relative to the language's root)."""
+    folder = prefixes(site_of(site_dir))[lang]
+    return (site_dir / folder / path / "index.html").read_text(encoding="utf-8")
 
 
 def text_of(html: str) -> str:
@@ -75,10 +97,11 @@ def label(site: SiteData, key: str, lang: str, **values: str) -> str:
 def check_game_page(site_dir: Path, game: Game, kind: str, lang: str) -> None:
     """The page exists in ``lang`` with the game's title and the site's name in its <title>."""
     html = html_of(site_dir, lang, f"games/{game.slug}/{PAGES[kind]}")
-    assert f'<html lang="{lang}"' in html
+    language = site_of(site_dir).language(lang)
+    assert f'<html lang="{language.html_lang}"' in html
     title = html_module.unescape(re.search(r"<title>(.*?)</title>", html).group(1))
     assert game.title.get(lang) in title, (game.slug, kind, lang, title)
-    assert ("桌游规则速查" if lang == "zh" else "Rulesite") in title
+    assert language.site_name in title
 
 
 def card_values(site_dir: Path, game: Game, lang: str) -> tuple[list[str], str]:
@@ -115,7 +138,7 @@ def check_overview_card(site_dir: Path, site: SiteData, game: Game, lang: str) -
 def check_ruling_anchors(site_dir: Path, game: Game) -> None:
     """Every ruling has its anchor on the FAQ page of every language."""
     expected = {ruling.id for ruling in game.faq}
-    for lang in LANGS:
+    for lang in site_of(site_dir).codes:
         html = html_of(site_dir, lang, f"games/{game.slug}/faq/")
         found = set(re.findall(r'<h2 id="([a-z0-9-]+)"', html))
         assert expected <= found, (game.slug, lang, expected - found)
@@ -162,7 +185,7 @@ def _shown(text: str) -> str:
 
 def check_calculators(site_dir: Path, game: Game) -> None:
     """Each calculator is on the score page of every language, carrying its compiled model."""
-    for lang in LANGS:
+    for lang in site_of(site_dir).codes:
         html = html_of(site_dir, lang, f"games/{game.slug}/score/") if game.scoring else ""
         models = {
             attrs["data-calculator"]: json.loads(attrs["data-model"] or "")["model"]
@@ -176,7 +199,7 @@ def check_calculators(site_dir: Path, game: Game) -> None:
 
 def check_game(site_dir: Path, site: SiteData, game: Game) -> None:
     """Everything the built site must show of one game."""
-    for lang in LANGS:
+    for lang in site_of(site_dir).codes:
         for kind in page_kinds(game):
             check_game_page(site_dir, game, kind, lang)
         check_overview_card(site_dir, site, game, lang)
@@ -201,24 +224,41 @@ def check_home(site_dir: Path, games: list[Game], lang: str) -> None:
 def check_language_switch(site_dir: Path, games: list[Game]) -> None:
     """Every page's language switcher links the same page in every language, and every page
     the data gives (in every language) has a switcher."""
+    site = site_of(site_dir)
+    folders = prefixes(site)
+    html_langs = {language.html_lang: language.code for language in site.languages}
     checked: set[str] = set()
     for page in all_pages(site_dir):
-        if page.name == "404.html":
+        if page.name in STAND_IN_PAGES:
             continue
         html = page.read_text(encoding="utf-8")
         links = re.findall(r'<a href="([^"]+)" hreflang="([\w-]+)" class="md-select__link">', html)
-        assert {lang for _, lang in links} == set(LANGS), page
-        for href, lang in links:
+        assert [lang for _, lang in links] == list(html_langs), page
+        here = _within_language(page.relative_to(site_dir).as_posix(), folders)
+        for href, html_lang in links:
             target = (page.parent / href).resolve() / "index.html"
             assert target.exists(), f"{page}: {href}"
-            assert f'<html lang="{lang}"' in target.read_text(encoding="utf-8")
-            assert page.relative_to(site_dir).as_posix().removeprefix("en/") == (
-                target.relative_to(site_dir.resolve()).as_posix().removeprefix("en/")
-            )
+            assert f'<html lang="{html_lang}"' in target.read_text(encoding="utf-8")
+            relative = target.relative_to(site_dir.resolve()).as_posix()
+            assert relative.startswith(folders[html_langs[html_lang]]), (page, href)
+            assert here == _within_language(relative, folders), (page, href)
         checked.add(page.relative_to(site_dir).as_posix())
     paths = page_paths(games)
-    expected = {f"{prefix}{path}index.html" for prefix in LANGS.values() for path in paths}
+    expected = {f"{prefix}{path}index.html" for prefix in folders.values() for path in paths}
     assert expected <= checked, sorted(expected - checked)
+
+
+STAND_IN_PAGES = ("404.html", "offline.html")
+"""Pages shown in place of another page (not found, not stored offline): no translation of
+their own to link to."""
+
+
+def _within_language(relative: str, folders: dict[str, str]) -> str:
+    """A built page's path inside its language (the language's folder taken off)."""
+    for folder in folders.values():
+        if folder and relative.startswith(folder):
+            return relative.removeprefix(folder)
+    return relative
 
 
 def check_no_other_host(site_dir: Path) -> None:
@@ -239,21 +279,26 @@ def check_no_other_host(site_dir: Path) -> None:
 
 
 def search_docs(site_dir: Path, lang: str) -> list[dict]:
-    path = site_dir / LANGS[lang] / "search" / "search_index.json"
+    path = site_dir / prefixes(site_of(site_dir))[lang] / "search" / "search_index.json"
     return json.loads(path.read_text(encoding="utf-8"))["docs"]
 
 
 def check_search_indexes(site_dir: Path, games: list[Game]) -> None:
-    """Each language has its own index, naming every game; English titles hold Chinese only
-    where they quote a game's Chinese title."""
-    zh, en = search_docs(site_dir, "zh"), search_docs(site_dir, "en")
-    assert zh and en
-    assert not any(d["location"].startswith("en/") for d in zh)
-    chinese_titles = {game.title.zh for game in games}
-    for doc in en:
-        if re.search(r"[\u4e00-\u9fff]", doc["title"]):
-            assert any(title in doc["title"] for title in chinese_titles), doc["title"]
-    for lang, docs in (("zh", zh), ("en", en)):
+    """Each language has its own index, naming every game; in a language whose search does not
+    split Chinese (no jieba), titles hold Chinese only where they quote a game's title in the
+    root language."""
+    site = site_of(site_dir)
+    folders = tuple(folder for folder in prefixes(site).values() if folder)
+    root_titles = {game.title.get(site.root_language.code) for game in games}
+    for language in site.languages:
+        lang, docs = language.code, search_docs(site_dir, language.code)
+        assert docs, lang
+        # Locations are relative to the language's root: none reaches into another language.
+        assert not any(d["location"].startswith(folders) for d in docs), lang
+        if not language.search.jieba:
+            for doc in docs:
+                if re.search(r"[\u4e00-\u9fff]", doc["title"]):
+                    assert any(title in doc["title"] for title in root_titles), doc["title"]
         locations = {d["location"].split("#")[0] for d in docs}
         for game in games:
             prefix = f"games/{game.slug}/"  # locations are relative to the language's root
@@ -262,9 +307,10 @@ def check_search_indexes(site_dir: Path, games: list[Game]) -> None:
 
 def check_site(site_dir: Path, catalog: Catalog) -> None:
     """Every check above, on a site built from ``catalog``."""
+    _SITES[site_dir.resolve()] = catalog.site
     for game in catalog.games:
         check_game(site_dir, catalog.site, game)
-    for lang in LANGS:
+    for lang in site_of(site_dir).codes:
         check_home(site_dir, catalog.games, lang)
         for game in catalog.games:
             check_ruling_sources(site_dir, catalog, game, lang)

@@ -12,9 +12,13 @@ import yaml
 from rulesite.build import assemble, build
 from rulesite.errors import UsageError
 from rulesite.mkdocs_project import language_projects
-from rulesite.project import LANGUAGES, Project
-from tests.helpers import make_project
+from rulesite.project import Project
+from rulesite.validate import load_site
+from tests.helpers import REPO, make_project
 from tests.test_site import tree_digest
+
+LANGUAGES = load_site(Project(REPO)).codes
+"""The real site's language codes (``languages:`` in data/site.yaml)."""
 
 
 def html_pages(folder: Path) -> set[str]:
@@ -29,7 +33,7 @@ def built(tmp_path_factory) -> Project:
 
 
 def test_each_language_is_a_complete_project(built: Project) -> None:
-    for language in language_projects(built.content_dir):
+    for language in language_projects(built.content_dir, load_site(built)):
         config = yaml.safe_load(language.config_file.read_text(encoding="utf-8"))
         assert config["theme"]["language"] == language.lang
         assert config["docs_dir"] == "docs" and config["theme"]["custom_dir"] == "theme"
@@ -39,7 +43,7 @@ def test_each_language_is_a_complete_project(built: Project) -> None:
         assert (language.docs_dir / "games" / "mini-game" / "faq.md").is_file()
     zh, en = (
         yaml.safe_load(p.config_file.read_text("utf-8"))
-        for p in language_projects(built.content_dir)
+        for p in language_projects(built.content_dir, load_site(built))
     )
     assert zh["site_name"] == "桌游规则速查" and en["site_name"] == "Rulesite"
     assert en["site_url"] == zh["site_url"] + "en/"
@@ -109,8 +113,6 @@ def test_unknown_language_is_a_usage_error(built: Project, tmp_path: Path) -> No
 
 
 def test_the_publishing_workflow_builds_every_language_then_assembles() -> None:
-    from tests.helpers import REPO
-
     workflow = yaml.safe_load((REPO / ".github" / "workflows" / "publish.yml").read_text("utf-8"))
     jobs = workflow["jobs"]
     assert jobs["language"]["strategy"]["matrix"]["language"] == list(LANGUAGES)

@@ -154,7 +154,7 @@ def hostile_site(tmp_path_factory) -> tuple[Path, int]:
     poison_example_names(game, counted)
     # Braces in labels are refused at validation (placeholders only), so labels get the rest.
     label_payloads = (p for p in counted if "{" not in p)
-    site = {**poison(site, label_payloads), "zh": site["zh"], "en": site["en"]}
+    site = {**poison(site, label_payloads), "languages": site["languages"]}
     root = make_project(
         tmp_path_factory.mktemp("hostile") / "p",
         games={"mini-game.yaml": yaml.safe_dump(game, allow_unicode=True, sort_keys=False)},

@@ -70,13 +70,15 @@ def test_raw_html_in_data_never_opens_a_tag(tmp_path: Path) -> None:
     assert "<script>" not in rules and "&#60;script&#62;alert(1)&#60;/script&#62;" in rules
 
 
-def test_helpers() -> None:
+def test_helpers(tmp_path: Path) -> None:
     from rulesite.model import IntRange
 
     assert format_range(IntRange(min=1, max=5)) == "1–5"
     assert format_range(IntRange(min=4, max=4)) == "4"
-    assert join_sentences(["一。", "二。"], "zh") == "一。二。"
-    assert join_sentences(["One.", "", "Two."], "en") == "One. Two."
+    site = load_catalog(Project(make_project(tmp_path / "p"))).site
+    chinese, english = site.language("zh"), site.language("en")
+    assert join_sentences(["一。", "二。"], chinese) == "一。二。"
+    assert join_sentences(["One.", "", "Two."], english) == "One. Two."
 
 
 def test_related_lines_are_classed_as_paragraphs() -> None:

@@ -22,8 +22,13 @@ from rulesite import search_split
 from rulesite.build import build
 from rulesite.mkdocs_project import language_projects, site_path
 from rulesite.plugin import RulesitePlugin
-from rulesite.project import LANGUAGES, Project
+from rulesite.project import Project
+from rulesite.validate import load_site
+from tests.helpers import REPO
 
+SITE = load_site(Project(REPO))
+LANGUAGES = SITE.codes
+"""The real site's language codes (``languages:`` in data/site.yaml)."""
 CONFIG = {"lang": ["en", "zh"], "separator": "[\\s\\u200b]+", "pipeline": ["stemmer"]}
 
 
@@ -194,7 +199,7 @@ def test_the_option_is_typed(tmp_path: Path) -> None:
 
 
 def language_root(site_dir: Path, lang: str) -> Path:
-    return site_dir / site_path(lang)
+    return site_dir / site_path(SITE.language(lang))
 
 
 def read_split(site_dir: Path, lang: str) -> search_split.SplitIndex:
@@ -209,7 +214,8 @@ def read_split(site_dir: Path, lang: str) -> search_split.SplitIndex:
 
 def unsplit_index(project: Project, lang: str, out: Path) -> dict[str, Any]:
     """Material's own index: the generated project built as it is, but with split_search off."""
-    language = next(p for p in language_projects(project.content_dir) if p.lang == lang)
+    languages = language_projects(project.content_dir, load_site(project))
+    language = next(p for p in languages if p.lang == lang)
     config = yaml.safe_load(language.config_file.read_text("utf-8"))
     for plugin in config["plugins"]:
         if isinstance(plugin, dict) and "rulesite" in plugin:
@@ -250,7 +256,7 @@ def test_the_split_is_complete(real_project: Project, tmp_path: Path, lang: str)
 def test_chinese_site_level_text_is_dictionary_words(real_project: Project) -> None:
     words = set(
         search_split.read_words(
-            language_projects(real_project.content_dir)[0].root / "search-terms.txt"
+            language_projects(real_project.content_dir, SITE)[0].root / "search-terms.txt"
         )
     )
     site = read_split(real_project.site_dir, LANGUAGES[0]).site["docs"]

@@ -22,7 +22,8 @@ from typing import Any
 
 import yaml
 
-from rulesite.project import LANGUAGES, Project
+from bench.languages import BY_CODE, LANGUAGES, SITE
+from rulesite.project import Project
 
 REPO = Path(__file__).resolve().parents[2]
 SKELETON = ("mkdocs.yml", "templates", "scripts/rulesite/mkdocs_hooks.py")
@@ -30,8 +31,13 @@ SKELETON = ("mkdocs.yml", "templates", "scripts/rulesite/mkdocs_hooks.py")
 DEFAULT_SEED = 8
 SLUG_CHARS = 40
 """Longest generated slug, leaving room for a calculator id's suffix (ids take 64)."""
-TERMS_LANGUAGE = "zh"
-"""A game's ``terms`` are Chinese words for the search's segmentation (see model.py)."""
+TERMS_LANGUAGE = next(
+    (lang.code for lang in SITE.languages if lang.search.jieba), SITE.root_language.code
+)
+"""A game's glossary names are Chinese words for the search's segmentation (see glossary.py):
+those of the first language whose search uses jieba."""
+SLUG_LANGUAGE = SITE.names_language
+"""Slugs are made of the titles in the language of BoardGameGeek's names."""
 END_PUNCTUATION = ".。?？!！:：;；"
 """A source text ending in one of these gets the same ending (questions stay questions)."""
 
@@ -71,11 +77,12 @@ def _english_words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z]+(?:['’-][A-Za-z]+)*", text)
 
 
-STYLES = {
-    "zh": Style(_chinese_words, "", "，", "。", False, title_words=2, min_title_word=2),
-    "en": Style(_english_words, " ", ",", ".", True, title_words=3, min_title_word=4),
-}
-"""Text style by language; every site language needs one."""
+RUN_ON = Style(_chinese_words, "", "，", "。", False, title_words=2, min_title_word=2)
+"""Chinese: words without spaces between them (cut by jieba), full-width punctuation."""
+SPACED = Style(_english_words, " ", ",", ".", True, title_words=3, min_title_word=4)
+"""English: words between spaces, sentences capitalised."""
+STYLES = {code: SPACED if language.sentence_space else RUN_ON for code, language in BY_CODE.items()}
+"""Text style by language code, from each language's ``sentence_space``."""
 
 
 @dataclass(frozen=True)
@@ -88,9 +95,6 @@ class Vocabulary:
 
     @classmethod
     def from_games(cls, games: list[dict[str, Any]]) -> Vocabulary:
-        missing = [lang for lang in LANGUAGES if lang not in STYLES]
-        if missing:
-            raise ValueError(f"no text style for language {', '.join(missing)} in bench/corpus.py")
         words: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
         for game in games:
             for text in text_pairs(game):
@@ -277,8 +281,26 @@ def distinct_game(
     """``source`` with every text rewritten and new unique names."""
     game = _rewrite(copy.deepcopy(source), writer)
     _name(game, stem, writer, taken)
-    game["terms"] = writer.terms(len(source.get("terms", [])), taken.terms)
+    _name_glossary(game, writer, taken)
     return game
+
+
+def _name_glossary(game: dict[str, Any], writer: TextWriter, taken: Taken) -> None:
+    """Glossary terms named anew: in the jieba language by word pairs no other game has (the
+    search dictionary), elsewhere by their rewritten names made unique in the game; aliases are
+    left out (a game's names and aliases must each mean one term)."""
+    terms = game.get("glossary", [])
+    names = writer.terms(len(terms), taken.terms)
+    for lang in LANGUAGES:
+        seen: set[str] = set()
+        for index, term in enumerate(terms):
+            name = names[index] if lang == TERMS_LANGUAGE else term["name"][lang]
+            if name.casefold() in seen:
+                name = f"{name} {index}"
+            seen.add(name.casefold())
+            term["name"][lang] = name
+    for term in terms:
+        term.pop("aliases", None)
 
 
 def _rewrite(value: Any, writer: TextWriter) -> Any:
@@ -297,7 +319,7 @@ def _name(game: dict[str, Any], stem: str, writer: TextWriter, taken: Taken) -> 
         titles = {lang: writer.title(lang) for lang in LANGUAGES}
         if attempt > 100:  # cannot happen with the real vocabulary; never loop forever
             titles = {lang: f"{title} {attempt}" for lang, title in titles.items()}
-        slug = re.sub(r"[^a-z0-9]+", "-", titles["en"].lower())[:SLUG_CHARS].strip("-")
+        slug = re.sub(r"[^a-z0-9]+", "-", titles[SLUG_LANGUAGE].lower())[:SLUG_CHARS].strip("-")
         ids = [_calculator_id(calc["id"], stem, slug) for calc in game.get("scoring", [])]
         clash = slug in taken.slugs or any(i in taken.calculators for i in ids)
         if clash or any(titles[lang] in taken.titles[lang] for lang in LANGUAGES):

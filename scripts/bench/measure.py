@@ -27,7 +27,8 @@ from pathlib import Path
 import yaml
 
 from bench.corpus import game_yaml
-from rulesite.project import LANGUAGES, Project
+from bench.languages import BY_CODE, LANGUAGES, site_folder
+from rulesite.project import Project
 
 SCRIPTS = Path(__file__).resolve().parents[1]
 BARE_EXTENSIONS = ["attr_list", "md_in_html", "tables", "toc"]
@@ -147,9 +148,10 @@ def prepare_bare(project: Project, scratch: Path) -> dict[str, Path]:
             "site_name": f"bare MkDocs ({lang})",
             "docs_dir": "docs",
             "site_dir": "site",
-            "theme": {"name": "material", "language": lang, "font": False},
-            # zh: Material segments Chinese with jieba (installed), as rulesite's search does.
-            "plugins": [{"search": {"lang": lang}}],
+            "theme": {"name": "material", "language": BY_CODE[lang].html_lang, "font": False},
+            # The language's own search languages, as rulesite's generated config has them;
+            # Material segments Chinese with jieba (installed), as rulesite's search does.
+            "plugins": [{"search": {"lang": list(BY_CODE[lang].search.lang)}}],
             "markdown_extensions": BARE_EXTENSIONS,
             "nav": ["index.md", "games/index.md"],
             "not_in_nav": "/games/*/",
@@ -200,8 +202,9 @@ def size_of(paths: list[Path]) -> Size:
 
 
 def language_root(site_dir: Path, lang: str) -> Path:
-    """The default language is the site root; the others are under ``<lang>/``."""
-    return site_dir if lang == LANGUAGES[0] else site_dir / lang
+    """The first language is the site root; the others are under their prefix."""
+    folder = site_folder(lang)
+    return site_dir / folder if folder else site_dir
 
 
 def search_payloads(site_dir: Path) -> dict[str, Payload]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bench import measure
+from bench.languages import LANGUAGES
 from bench.measure import BareTiming, BuildTiming, Payload
-from rulesite.project import LANGUAGES
 
 BUILD_OVER_BARE = 1.05
 """rulesite build at most this many times bare MkDocs on the same pages."""

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import jinja2
 
 from rulesite.model import Game
-from rulesite.project import LANGUAGES, Project
+from rulesite.project import Project
 from rulesite.render import Renderer, make_environment
 from rulesite.validate import Catalog
 
@@ -102,7 +102,7 @@ def render_cached(project: Project, catalog: Catalog, cache: ContentCache) -> di
     templates = folder_digest(project.templates_dir / "pages")
     renderer = Renderer(project, catalog, _environment(project, cache, templates))
     pages: dict[str, str] = {}
-    for lang in LANGUAGES:
+    for lang in catalog.site.codes:
         pages.update(renderer.site_pages(lang))
     for game in catalog.games:
         file_digest = catalog.digests.get(game.slug)
@@ -121,7 +121,7 @@ def render_cached(project: Project, catalog: Catalog, cache: ContentCache) -> di
 
 def _game_pages(renderer: Renderer, game: Game) -> dict[str, str]:
     pages: dict[str, str] = {}
-    for lang in LANGUAGES:
+    for lang in renderer.catalog.site.codes:
         pages.update(renderer.game_pages(game, lang))
     return pages
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from rulesite.errors import RulesiteError, UsageError
-from rulesite.project import LANGUAGES, Project
+from rulesite.project import Project
 from rulesite.terminal import printable
 
 INTERNAL_ERROR = 4
@@ -90,8 +90,9 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument(
         "--language",
         action="append",
-        choices=LANGUAGES,
-        help="build only this language's site (for `rulesite assemble`); repeatable",
+        metavar="LANG",
+        help="build only this language's site (a code of languages: in data/site.yaml, "
+        "for `rulesite assemble`); repeatable",
     )
     build.set_defaults(run=_build)
 
@@ -152,7 +153,7 @@ def _build(project: Project, args: argparse.Namespace) -> int:
     from rulesite.build import build
 
     site_dir = Path(args.site_dir).resolve() if args.site_dir else None
-    languages = tuple(dict.fromkeys(args.language)) if args.language else LANGUAGES
+    languages = tuple(dict.fromkeys(args.language)) if args.language else None
     report = build(project, site_dir=site_dir, languages=languages)
     each = ", ".join(f"{lang} {seconds:.1f} s" for lang, seconds in report.language_seconds.items())
     print(
@@ -168,9 +169,10 @@ def _assemble(project: Project, args: argparse.Namespace) -> int:
     parts: dict[str, Path] = {}
     for part in args.parts:
         lang, sep, folder = part.partition("=")
-        if not sep or lang not in LANGUAGES or not folder:
+        if not sep or not lang or not folder:
             raise UsageError(
-                f"{printable(part)}: write LANG=DIR with LANG one of {', '.join(LANGUAGES)}"
+                f"{printable(part)}: write LANG=DIR with LANG a code of languages: in "
+                "data/site.yaml"
             )
         parts[lang] = Path(folder).resolve()
     site_dir = Path(args.site_dir).resolve() if args.site_dir else None

@@ -13,10 +13,9 @@ import re
 
 from rulesite.errors import Problem
 from rulesite.load import Document, KeyPath
-from rulesite.model import Text
+from rulesite.model import Text, and_list
 
 LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
-    "lang_name": frozenset(),
     "title_quoted": frozenset({"title"}),
     "page_overview": frozenset(),
     "page_rules": frozenset(),
@@ -174,18 +173,25 @@ def placeholders(text: str) -> list[str]:
     return _PLACEHOLDER.findall(text)
 
 
-def check_labels(labels: dict[str, Text], doc: Document) -> list[Problem]:
-    """Every label key known and present; only the key's own placeholders; no stray braces."""
+def check_labels(
+    labels: dict[str, Text], doc: Document, languages: tuple[str, ...]
+) -> list[Problem]:
+    """Every label key known and present; only the key's own placeholders; no stray braces.
+
+    ``languages`` are the site's language codes; a language a label lacks is reported with the
+    other texts' missing languages (``validate.py``)."""
     problems: list[Problem] = []
     for key, text in labels.items():
         allowed = LABEL_PLACEHOLDERS.get(key)
         if allowed is None:
             problems.append(doc.problem(("labels", key), _unknown_key(key)))
             continue
-        for lang in ("zh", "en"):
-            problems.extend(_check_text(text.get(lang), allowed, doc, ("labels", key, lang)))
+        for lang in languages:
+            if lang in text.languages():
+                problems.extend(_check_text(text.get(lang), allowed, doc, ("labels", key, lang)))
+    every = and_list(languages)
     for key in sorted(set(LABEL_PLACEHOLDERS) - set(labels)):
-        problems.append(doc.problem(("labels",), f"missing label {key!r} (zh and en)"))
+        problems.append(doc.problem(("labels",), f"missing label {key!r} ({every})"))
     return problems
 
 

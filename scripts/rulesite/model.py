@@ -21,11 +21,14 @@ from pydantic import (
     Discriminator,
     Field,
     HttpUrl,
+    RootModel,
     Strict,
     Tag,
-    field_validator,
+    ValidationError,
+    ValidationInfo,
     model_validator,
 )
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 Slug = Annotated[str, Strict(), Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=64)]
 """A lowercase ASCII id: letters, digits and single hyphens (safe in URLs and file names)."""
@@ -213,36 +216,86 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
-def _text_schema(schema: dict[str, Any], cls: type[Text]) -> None:
-    """Editors see each kind of text's length limit."""
-    for lang in ("zh", "en"):
-        schema["properties"][lang]["maxLength"] = cls.limits.chars
+LANGUAGES_CONTEXT = "languages"
+"""Validation context key holding the site's languages (code → name); every text must have
+each."""
 
 
-class Text(Record):
+def language_errors(written: tuple[str, ...], declared: dict[str, str]) -> list[InitErrorDetails]:
+    """Each language a text lacks, and each it has that the site does not declare, located at
+    the language's key: ``title.zh-Hant: missing 繁體中文 (zh-Hant) text; every text needs zh,
+    en and zh-Hant``."""
+    every = and_list(tuple(declared))
+    errors = [
+        _language_error(code, f"missing {name} ({code}) text; every text needs {every}")
+        for code, name in declared.items()
+        if code not in written
+    ]
+    errors += [
+        _language_error(
+            code,
+            f"unknown language {code!r}: the site's languages are {every} "
+            "(languages: in data/site.yaml)",
+        )
+        for code in written
+        if code not in declared
+    ]
+    return errors
+
+
+def _language_error(code: str, message: str) -> InitErrorDetails:
+    # The message goes in as a value, so braces in a language's name are not a template.
+    error = PydanticCustomError("text_language", "{message}", {"message": message})
+    return InitErrorDetails(type=error, loc=(code,), input=code)
+
+
+def and_list(words: tuple[str, ...]) -> str:
+    """``zh and en``, ``zh, en and zh-Hant``."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _language_texts(limits: TextLimits) -> Any:
+    """A text per language code: each checked against ``limits``; which codes are required
+    comes from ``data/site.yaml`` (``languages:``), checked after the field checks."""
+    checked = Annotated[str, Strict(), AfterValidator(lambda value: check_text(value, limits))]
+    return dict[str, checked]
+
+
+class Text(RootModel[_language_texts(TEXT)]):  # type: ignore[misc]
     """A paragraph in every site language (at most 2,000 characters each), in Markdown:
     paragraphs, **bold**, *italic*, `code`, lists, quotes, tables and links to http:// or
     https:// addresses (at most 10). No headings, images or raw HTML: a heading is shown as
     text, an image or a link elsewhere is an error, HTML tags are shown as typed."""
 
-    model_config = ConfigDict(json_schema_extra=_text_schema)  # type: ignore[typeddict-item]
+    model_config = ConfigDict(frozen=True)
 
     limits: ClassVar[TextLimits] = TEXT
-    """What the text in either language may hold."""
+    """What the text in any language may hold."""
 
-    zh: Annotated[str, Strict()]
-    """Simplified Chinese text."""
-    en: Annotated[str, Strict()]
-    """English text."""
-
-    @field_validator("zh", "en")
-    @classmethod
-    def _fit_to_print(cls, value: str) -> str:
-        return check_text(value, cls.limits)
+    @model_validator(mode="after")
+    def _every_language(self, info: ValidationInfo) -> Text:
+        # The site's language codes come from data/site.yaml, given as the validation context.
+        declared = (info.context or {}).get(LANGUAGES_CONTEXT)
+        if declared:
+            errors = language_errors(tuple(self.root), declared)
+            if errors:
+                # Raised as a ValidationError, the errors keep their own keys in the location.
+                raise ValidationError.from_exception_data(type(self).__name__, errors)
+        return self
 
     def get(self, lang: str) -> str:
-        """The text in ``lang`` (``zh`` or ``en``)."""
-        return self.zh if lang == "zh" else self.en
+        """The text in the language with code ``lang``."""
+        return self.root[lang]
+
+    def __getitem__(self, lang: str) -> str:
+        # Templates reach a language by key: ``text[lang]``, ``map(attribute=lang)``.
+        return self.root[lang]
+
+    def languages(self) -> tuple[str, ...]:
+        """The language codes this text has, as written."""
+        return tuple(self.root)
 
 
 class ShortText(Text):
@@ -252,6 +305,7 @@ class ShortText(Text):
     images and raw HTML are not available."""
 
     limits: ClassVar[TextLimits] = SHORT_TEXT
+    root: _language_texts(SHORT_TEXT)  # type: ignore[valid-type]
 
 
 class LongText(Text):
@@ -260,6 +314,7 @@ class LongText(Text):
     tables and links to http(s) addresses (at most 10); no headings, images or raw HTML."""
 
     limits: ClassVar[TextLimits] = LONG_TEXT
+    root: _language_texts(LONG_TEXT)  # type: ignore[valid-type]
 
 
 class IntRange(Record):
@@ -958,22 +1013,107 @@ PlainText = Annotated[
 """One line of text that is printed as it is (no Markdown, no markup characters)."""
 
 
-class Language(Record):
-    """Per-language site settings."""
+_LANGUAGE_TAG = r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$"
+_URL_FOLDER = r"^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$"
 
+
+def _language_tag(value: str) -> str:
+    if len(value) > 35 or not re.fullmatch(_LANGUAGE_TAG, value):
+        raise ValueError(
+            f"{value!r} is not a language tag: write one such as zh, en, zh-Hant or ja"
+        )
+    return value
+
+
+def _url_folder(value: str) -> str:
+    if len(value) > 35 or not re.fullmatch(_URL_FOLDER, value):
+        raise ValueError(
+            f"{value!r} is not a URL folder: lowercase letters, digits and single hyphens, "
+            'no slashes (e.g. en or zh-hant; "" for the root language)'
+        )
+    return value
+
+
+LanguageCode = Annotated[
+    str,
+    Strict(),
+    AfterValidator(_language_tag),
+    Field(json_schema_extra={"pattern": _LANGUAGE_TAG, "maxLength": 35}),
+]
+"""A BCP 47 language tag such as ``zh``, ``en`` or ``zh-Hant``."""
+
+UrlFolder = Annotated[
+    str,
+    Strict(),
+    AfterValidator(_url_folder),
+    Field(json_schema_extra={"pattern": _URL_FOLDER, "maxLength": 35}),
+]
+"""A folder name in URLs: lowercase letters, digits and single hyphens; empty for the root."""
+
+
+class SearchSettings(Record):
+    """How the search of one language's pages splits text into words."""
+
+    lang: list[LanguageCode] = Field(min_length=1, max_length=10)
+    """Languages of Material's search (its ``search.lang``: word stemming and stop words), e.g.
+    ``[en, zh]``."""
+    jieba: Annotated[bool, Strict()] = False
+    """True when the pages are Chinese: the games' ``terms`` and titles become a jieba user
+    dictionary, so search keeps them whole words."""
+
+
+class Language(Record):
+    """One language of the site: its pages, address and search."""
+
+    code: LanguageCode
+    """Code used as the key of every text (``zh``, ``en``, ``zh-Hant``) and in
+    ``rulesite build --language``; it names the folder ``content/<code>/``."""
+    name: PlainText
+    """Name in the language menu, in the language itself (简体中文, English, 繁體中文)."""
+    html_lang: LanguageCode
+    """The pages' ``<html lang>`` and Material's interface language (Material must translate
+    it: ``zh``, ``en``, ``zh-Hant``, ``ja``...)."""
+    prefix: UrlFolder
+    """URL folder of the language's pages (``en`` → ``/en/``); empty for the first language,
+    which is published at the site root."""
     site_name: PlainText
     """Site name in this language (browser title, header); plain text."""
     tagline: NonBlank
     """One line under the site name on the home page."""
+    sentence_space: Annotated[bool, Strict()]
+    """True when sentences are separated by a space (English); false when they run on
+    (Chinese)."""
+    search: SearchSettings
+    """Search settings of this language's pages."""
 
 
 class SiteData(Record):
     """Site-wide data (``data/site.yaml``)."""
 
-    zh: Language
-    """Chinese site settings."""
-    en: Language
-    """English site settings."""
+    languages: list[Language] = Field(min_length=1, max_length=20)
+    """The site's languages, the one published at the root first. Every text in the data has
+    one entry per language, keyed by its ``code``."""
+    names_language: LanguageCode
+    """Code of the language of the games' and mechanics' BoardGameGeek names: the other
+    languages' pages show those names beside their own."""
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The language codes, the root language's first."""
+        return tuple(language.code for language in self.languages)
+
+    @property
+    def root_language(self) -> Language:
+        """The language published at the site root."""
+        return self.languages[0]
+
+    def language(self, code: str) -> Language:
+        """The language with ``code`` (a KeyError for an undeclared code)."""
+        for language in self.languages:
+            if language.code == code:
+                return language
+        raise KeyError(code)
+
     platform: ShortText
     """Name of the online-play platform the card reports on (e.g. WANGO)."""
     mechanics: list[Mechanic] = Field(min_length=1, max_length=500)

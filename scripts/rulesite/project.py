@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-LANGUAGES = ("zh", "en")
-"""Site languages; the first is the default, served at the site root."""
-
 
 @dataclass(frozen=True)
 class Project:

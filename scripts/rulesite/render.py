@@ -1,8 +1,8 @@
 """Stage 3: render validated records into Markdown pages, one function per page kind.
 
-Templates live in ``templates/pages`` (one per page kind, shared by both languages); wording comes
-from ``labels`` in ``data/site.yaml``. Jinja runs with ``StrictUndefined`` so a missing field or
-label fails the build, naming the template, instead of printing an empty string.
+Templates live in ``templates/pages`` (one per page kind, shared by every language); wording and
+the languages come from ``data/site.yaml``. Jinja runs with ``StrictUndefined`` so a missing
+field or label fails the build, naming the template, instead of printing an empty string.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from markupsafe import Markup, escape
 from rulesite import markup
 from rulesite.errors import BuildError
 from rulesite.labels import LABEL_PLACEHOLDERS
-from rulesite.model import Game, IntRange, SiteData
-from rulesite.project import LANGUAGES, Project
+from rulesite.model import Game, IntRange, Language, SiteData
+from rulesite.project import Project
 from rulesite.provenance import Freshness
 from rulesite.scoring.payload import page_payload, payload_json
 from rulesite.validate import Catalog
@@ -58,9 +58,16 @@ class Labels:
         return markup.fill(text, values)
 
 
-def join_sentences(sentences: list[Markup], lang: str) -> Markup:
-    """Sentences as one paragraph: Chinese runs them together, English puts a space between."""
-    return Markup("" if lang == "zh" else " ").join(s for s in sentences if s)
+def join_sentences(sentences: list[Markup], language: Language) -> Markup:
+    """Sentences as one paragraph: Chinese runs them together, English puts a space between
+    (the language's ``sentence_space``)."""
+    return Markup(" " if language.sentence_space else "").join(s for s in sentences if s)
+
+
+@jinja2.pass_context
+def _sentences_filter(context: Any, sentences: list[Markup], lang: str) -> Markup:
+    """``[...] | sentences(lang)``: joined as the language with code ``lang`` joins them."""
+    return join_sentences(sentences, context["site"].language(lang))
 
 
 def format_range(value: IntRange) -> str:
@@ -97,7 +104,7 @@ def make_environment(project: Project) -> jinja2.Environment:
         # For JSON in an attribute (the calculator's model): HTML-escaped, nothing else.
         html=lambda v: escape(v),
         extract=lambda key, mapping: mapping[key],
-        sentences=join_sentences,
+        sentences=_sentences_filter,
         index_by=lambda items, attr: {getattr(item, attr): item for item in items},
     )
     env.tests["containing"] = lambda items, value: value in items
@@ -133,7 +140,7 @@ class Renderer:
 
     def pages(self) -> dict[str, str]:
         result: dict[str, str] = {}
-        for lang in LANGUAGES:
+        for lang in self.catalog.site.codes:
             result.update(self.site_pages(lang))
             for game in self.catalog.games:
                 result.update(self.game_pages(game, lang))
@@ -166,12 +173,18 @@ class Renderer:
 
     def _render(self, template_name: str, lang: str, **context: Any) -> str:
         t = Labels(self.catalog.site, lang)
+        site = self.catalog.site
         try:
             template = self.env.get_template(template_name)
             return template.render(
                 {
                     **self.shared,
                     "lang": lang,
+                    # The page's language, the root one and the one of BGG's names: templates
+                    # decide by these, never by a language code.
+                    "language": site.language(lang),
+                    "root_language": site.root_language,
+                    "names_language": site.language(site.names_language),
                     "t": t,
                     "calculator_json": lambda calc: payload_json(page_payload(calc, lang, t.raw)),
                     **context,

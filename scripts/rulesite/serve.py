@@ -59,7 +59,8 @@ from rulesite.mkdocs_project import (
     site_path,
     write_projects,
 )
-from rulesite.project import LANGUAGES, Project
+from rulesite.model import Language
+from rulesite.project import Project
 from rulesite.search_split import shard_path
 from rulesite.terminal import printable
 from rulesite.validate import Catalog, load_catalog
@@ -149,8 +150,10 @@ class Preview:
         self.cache = ContentCache()
         self.written: dict[str, bytes] = {}
         """Every file in ``content/`` (relative path) and its bytes."""
-        self.stale: set[str] = set(LANGUAGES)
+        self.stale: set[str] = set()
         """Languages whose site may not match ``content/``: built whole next time."""
+        self.languages: dict[str, Language] = {}
+        """The site's languages by code, as ``data/site.yaml`` last declared them."""
 
     def start(self) -> None:
         """The first, whole build; problems are raised, as ``rulesite build`` raises them."""
@@ -194,8 +197,11 @@ class Preview:
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
         pages = render_cached(self.project, catalog, self.cache)
         say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
+        # A language not built yet (the first build, or one just declared) is built whole.
+        self.stale |= {code for code in catalog.site.codes if code not in self.languages}
+        self.languages = {language.code: language for language in catalog.site.languages}
         changed = self._write(self._generated(catalog, pages))
-        plans = [plan for lang in LANGUAGES if (plan := self._plan(lang, changed)) is not None]
+        plans = [plan for lang in self.languages if (plan := self._plan(lang, changed)) is not None]
         if not plans:
             _say("rulesite: no page changed")
             return
@@ -313,7 +319,7 @@ class Preview:
     def _forget_pages(self, plan: Plan) -> None:
         # MkDocs' dirty build rebuilds a page whose HTML is missing: deleting it is surer than
         # comparing modification times a few milliseconds apart. Gone pages leave the site too.
-        target = self.site / site_path(plan.lang)
+        target = self.site / site_path(self.languages[plan.lang])
         for page in plan.pages + plan.removed:
             output = _page_output(page, plan.use_directory_urls)
             (self.builds / plan.lang / output).unlink(missing_ok=True)
@@ -325,8 +331,10 @@ class Preview:
     def _load_search_terms(self, plans: list[Plan]) -> None:
         # Loading jieba's word table costs half a second: do it once here, before forking, so
         # every build's worker inherits it (the plugin sees the same words and keeps them).
-        terms = self.content / LANGUAGES[0] / SEARCH_TERMS
-        if any(plan.lang == LANGUAGES[0] for plan in plans) and terms.is_file():
+        # Every language whose search uses jieba gets the same dictionary: load the first.
+        jieba = [plan.lang for plan in plans if self.languages[plan.lang].search.jieba]
+        terms = self.content / jieba[0] / SEARCH_TERMS if jieba else None
+        if terms is not None and terms.is_file():
             from rulesite.plugin import load_search_terms
 
             load_search_terms(str(terms))
@@ -334,8 +342,12 @@ class Preview:
     def _publish(self, plan: Plan, before: Snapshot) -> None:
         """Copy what the build of ``plan.lang`` wrote into ``site/``, where the language lives."""
         source = self.builds / plan.lang
-        target = self.site / site_path(plan.lang)
-        others = [site_path(lang).rstrip("/") for lang in LANGUAGES if lang != plan.lang]
+        target = self.site / site_path(self.languages[plan.lang])
+        others = [
+            site_path(language).rstrip("/")
+            for code, language in self.languages.items()
+            if code != plan.lang
+        ]
         after = _snapshot(source)
         if plan.whole:
             for relative in _snapshot(target, skip=[o for o in others if o]).keys() - after.keys():

@@ -12,14 +12,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rulesite import markup
 from rulesite.errors import DataError, Problem
 from rulesite.images import ImageFile, check_game_images, image_references
 from rulesite.labels import check_labels
 from rulesite.load import Document, KeyPath, load_yaml_bytes, read_data_file, yaml_files
-from rulesite.model import UNION_TAGS, Game, SetupColumnType, SiteData, Text, describe_value
+from rulesite.model import (
+    LANGUAGES_CONTEXT,
+    UNION_TAGS,
+    Game,
+    Language,
+    SetupColumnType,
+    SiteData,
+    Text,
+    and_list,
+    describe_value,
+)
 from rulesite.project import Project
 from rulesite.provenance import Freshness, check_provenance, measuring_day, stale_warnings
 from rulesite.scaffold import find_stubs, is_stub
@@ -84,7 +94,7 @@ def load_catalog(
     site_display = _display(project, project.site_file)
     site_raw = _read(project, project.site_file, site_display, problems)
     site_doc = _parse(site_raw, site_display, problems)
-    site = _build(SiteData, site_doc, problems) if site_doc else None
+    site = _build(SiteData, site_doc, problems, _site_languages(site_doc)) if site_doc else None
     site_digest = _digest(site_raw) if site is not None and site_raw is not None else ""
     # What a game's own checks depend on besides its bytes: the site's mechanics and topics, and
     # today (no verification date in the future).
@@ -147,7 +157,8 @@ def check_game_file(
     if doc is not None:
         # Stubs of `rulesite new` are listed all at once, even while they break the types.
         problems.extend(find_stubs(doc))
-    game = _build(Game, doc, problems) if doc else None
+    languages = _languages_context(site.languages) if site is not None else None
+    game = _build(Game, doc, problems, languages) if doc else None
     if doc is not None and game is not None:
         problems.extend(check_game(game, doc, stem, site, today))
         module_problems = check_modules(game, doc)
@@ -226,13 +237,20 @@ def _parse(raw: bytes | None, display: str, problems: list[Problem]) -> Document
         return None
 
 
-def _build(model: type[ModelT], doc: Document, problems: list[Problem]) -> ModelT | None:
+def _build(
+    model: type[ModelT],
+    doc: Document,
+    problems: list[Problem],
+    context: dict[str, Any] | None = None,
+) -> ModelT | None:
+    """The record ``doc`` holds, or None with its problems added; ``context`` carries the
+    site's language codes, which every text must have."""
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__ if doc.data is not None else "nothing"
         problems.append(doc.problem((), f"expected a mapping of keys at the top level, got {kind}"))
         return None
     try:
-        return model.model_validate(doc.data)
+        return model.model_validate(doc.data, context=context)
     except ValidationError as error:
         problems.extend(_pydantic_problems(error, doc))
         return None
@@ -245,8 +263,6 @@ def _pydantic_problems(error: ValidationError, doc: Document) -> Iterable[Proble
             continue  # find_stubs reports it
         yield doc.problem(loc, _message(item, loc, doc.spellings.get(loc)))
 
-
-_LANGUAGE_NAMES = {"zh": "Chinese", "en": "English"}
 
 _EXPECTED = {
     "string_type": "text",
@@ -263,8 +279,6 @@ def _message(item: Any, loc: KeyPath, spelled: str | None = None) -> str:
     last = loc[-1] if loc else ""
     value = item.get("input")
     if kind == "missing":
-        if last in _LANGUAGE_NAMES:
-            return f"missing {_LANGUAGE_NAMES[last]} text (every text needs zh and en)"
         return "missing required key"
     if kind == "extra_forbidden":
         return f"unknown key {last!r}"
@@ -436,10 +450,10 @@ def check_text_links(record: BaseModel, doc: Document, path: KeyPath = ()) -> li
 
 
 def _texts(value: Any, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
-    """Every text of both languages in a record, with its key path."""
+    """Every text of every language in a record, with its key path."""
     if isinstance(value, Text):
-        yield (*path, "zh"), value.zh
-        yield (*path, "en"), value.en
+        for lang, text in value.root.items():
+            yield (*path, lang), text
     elif isinstance(value, BaseModel):
         for name in type(value).model_fields:
             yield from _texts(getattr(value, name), (*path, name))
@@ -508,9 +522,79 @@ def check_site(site: SiteData, doc: Document) -> list[Problem]:
     return (
         _duplicates(doc, "mechanics", [m.id for m in site.mechanics], "mechanic id")
         + _duplicates(doc, "topics", [t.id for t in site.topics], "topic id")
-        + check_labels(site.labels, doc)
+        + check_languages(site, doc)
+        + check_labels(site.labels, doc, site.codes)
         + check_text_links(site, doc)
     )
+
+
+def _site_languages(doc: Document) -> dict[str, Any] | None:
+    """The validation context of ``data/site.yaml``: its own language codes, when its
+    ``languages:`` list is valid (otherwise that list's problems are reported, and the texts'
+    languages are not checked against it)."""
+    data = doc.data.get("languages") if isinstance(doc.data, dict) else None
+    try:
+        languages = _LANGUAGE_LIST.validate_python(data)
+    except ValidationError:
+        return None
+    return _languages_context(languages)
+
+
+def _languages_context(languages: list[Language]) -> dict[str, Any]:
+    return {LANGUAGES_CONTEXT: {language.code: language.name for language in languages}}
+
+
+_LANGUAGE_LIST = TypeAdapter(list[Language])
+
+
+def check_languages(site: SiteData, doc: Document) -> list[Problem]:
+    """The languages: codes and URL folders unique, the first at the site root and only it,
+    the BGG names' language one of them."""
+    problems = []
+    codes: set[str] = set()
+    folders: set[str] = set()
+    for index, language in enumerate(site.languages):
+        if language.code in codes:
+            message = f"duplicate language code {language.code!r}"
+            problems.append(doc.problem(("languages", index, "code"), message))
+        codes.add(language.code)
+        where = ("languages", index, "prefix")
+        if index == 0 and language.prefix:
+            message = (
+                "the first language is published at the site root: its prefix must be empty "
+                f'(""), not {language.prefix!r}'
+            )
+            problems.append(doc.problem(where, message))
+        elif index > 0 and not language.prefix:
+            message = (
+                "only the first language is published at the site root: give this one a URL "
+                f"folder (e.g. {language.code.lower()!r})"
+            )
+            problems.append(doc.problem(where, message))
+        elif language.prefix in folders:
+            problems.append(doc.problem(where, f"duplicate URL folder {language.prefix!r}"))
+        folders.add(language.prefix)
+    if site.names_language not in site.codes:
+        message = (
+            f"no language with code {site.names_language!r} "
+            f"(the site's languages are {and_list(tuple(dict.fromkeys(site.codes)))})"
+        )
+        problems.append(doc.problem(("names_language",), message))
+    return problems
+
+
+def load_site(project: Project) -> SiteData:
+    """Only ``data/site.yaml``, validated with its own checks (for commands that need the
+    languages without the games); raise :class:`DataError` listing all problems."""
+    problems: list[Problem] = []
+    display = _display(project, project.site_file)
+    doc = _parse(_read(project, project.site_file, display, problems), display, problems)
+    site = _build(SiteData, doc, problems, _site_languages(doc)) if doc else None
+    if site is not None and doc is not None:
+        problems.extend(check_site(site, doc))
+    if problems or site is None:
+        raise DataError(problems)
+    return site
 
 
 def _duplicates(doc: Document, key: str, ids: list[str], what: str) -> list[Problem]:

@@ -217,3 +217,16 @@ def test_with_a_site_url_the_sitemaps_list_its_addresses(
         canonical = f"https://example.org/boardgames/{prefix}{path}"
         assert f'<link rel="canonical" href="{canonical}">' in head
         assert f'<meta property="og:url" content="{canonical}">' in head
+
+
+def test_the_plugin_writes_the_offline_files_only_when_asked(tmp_path: Path) -> None:
+    from rulesite.plugin import RulesitePlugin
+
+    plugin = RulesitePlugin()
+    errors, _ = plugin.load_config({"offline": "yes"}, str(tmp_path / "mkdocs.yml"))
+    assert errors and "offline" in str(errors[0][0])
+    plugin = RulesitePlugin()
+    errors, _ = plugin.load_config({}, str(tmp_path / "mkdocs.yml"))
+    assert not errors and plugin.config.offline is False
+    plugin.on_post_build(config=SimpleNamespace(site_dir=str(tmp_path / "site")))
+    assert not (tmp_path / "site").exists()

@@ -59,6 +59,8 @@ class FeedContext:
     """The site's tagline in this language (Markdown)."""
     directory_urls: bool = True
     """As ``use_directory_urls``: ``games/x/`` or ``games/x/index.html``."""
+    xml_lang: str = ""
+    """The language's tag for ``xml:lang`` (its ``html_lang``); the code when empty."""
 
     def page(self, slug: str, page: str = "") -> str:
         """Address of a game's page (``""`` overview, ``rules``, ``faq``)."""
@@ -105,7 +107,7 @@ def feed_xml(catalog: Catalog, context: FeedContext) -> bytes:
     t = Labels(catalog.site, lang)
     entries = newest_changes(catalog.games)
     ET.register_namespace("", ATOM_NS)
-    feed = ET.Element(f"{{{ATOM_NS}}}feed", {f"{{{XML_NS}}}lang": lang})
+    feed = ET.Element(f"{{{ATOM_NS}}}feed", {f"{{{XML_NS}}}lang": context.xml_lang or lang})
     _sub(feed, "id", feed_id(lang))
     _sub(feed, "title", markup.plain(t("feed_title", site=context.site_name)), type="text")
     _sub(feed, "subtitle", markup.plain(markup.inline(context.tagline)), type="text")
@@ -184,6 +186,7 @@ def feed_context(language: Language, config: dict[str, Any]) -> FeedContext:
         site_name=language.site_name,
         tagline=language.tagline,
         directory_urls=config.get("use_directory_urls", True) is not False,
+        xml_lang=language.html_lang,
     )
 
 

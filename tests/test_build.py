@@ -54,6 +54,7 @@ def test_builds_in_different_folders_are_byte_identical(tmp_path: Path) -> None:
 
 def test_source_date_epoch_sets_the_sitemap_date(tmp_path: Path, monkeypatch) -> None:
     project = Project(make_project(tmp_path / "p"))
+    monkeypatch.setenv("RULESITE_SITE_URL", "https://example.org/")  # no address, no sitemap
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14
     build(project)
     sitemap = (project.site_dir / "sitemap.xml").read_text("utf-8")

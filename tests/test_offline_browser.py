@@ -174,6 +174,9 @@ def test_an_update_arrives_on_the_next_visit(context, server: Server, project: P
     # Online, the next visit shows the new text at once (pages come from the network first) ...
     assert "Each player takes 6 cards." in rules_text(page, scope)
     # ... and the new worker takes over: it stores the game again and drops the old cache.
+    # (The browser looks for a new worker after a navigation; asked here, as a reader's next
+    # visit would, so that the wait does not hang on when Chromium schedules its own look.)
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     mine = f"rulesite {scope} "
     assert wait_until(
         page,
@@ -183,18 +186,27 @@ def test_an_update_arrives_on_the_next_visit(context, server: Server, project: P
              return caches.match(marker, {cacheName: current}).then(Boolean);
            })""",
         [mine, mine + new_build, scope + f"offline/stored/{GAME}"],
-    ), page.evaluate("caches.keys()")
+    ), page.evaluate(WORKERS)
     go_offline(context, server)
     text = rules_text(page, scope)
     assert "Each player takes 6 cards." in text and "5 cards" not in text
 
 
+WORKERS = """navigator.serviceWorker.getRegistration().then(async r => ({
+  caches: await caches.keys(),
+  installing: r.installing && r.installing.state,
+  waiting: r.waiting && r.waiting.state,
+  active: r.active && r.active.state,
+}))"""
+"""What a failed wait reports: the caches and the registration's workers."""
+
+
 def wait_until(page, predicate: str, arg: object) -> bool:
-    """Whether the page's async ``predicate`` comes true within 30 s (checked every 100 ms)."""
+    """Whether the page's async ``predicate`` comes true within 60 s (checked every 100 ms)."""
     return page.evaluate(
         f"""async arg => {{
               const check = {predicate};
-              for (let tries = 0; tries < 300; tries++) {{
+              for (let tries = 0; tries < 600; tries++) {{
                 if (await check(arg)) return true;
                 await new Promise(resolve => setTimeout(resolve, 100));
               }}

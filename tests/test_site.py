@@ -170,6 +170,11 @@ def test_works_under_any_site_url(real_project: Project, tmp_path, monkeypatch) 
         in html
     )
     assert 'href="../../../assets/' in html  # pages link to their language's assets relatively
+    # Canonical links resolve like the pages' own (without a site URL there are none:
+    # tests/test_offline.py).
+    rules = html_of(out, "en", f"games/{SEED_GAME}/rules/")
+    canonical = re.search(r'rel="canonical" href="([^"]+)"', rules).group(1)
+    assert urljoin(canonical, "../faq/").endswith(f"/en/games/{SEED_GAME}/faq/")
 
 
 def test_bad_data_leaves_the_previous_site_untouched(tmp_path) -> None:
@@ -203,9 +208,3 @@ def test_relative_link_in_data_is_refused_naming_file_and_line(tmp_path) -> None
         "show no images (link rule sections with a ruling's `rules:`)"
     ]
     assert not project.site_dir.exists()
-
-
-def test_canonical_links_resolve(site_dir) -> None:
-    html = html_of(site_dir, "en", f"games/{SEED_GAME}/rules/")
-    canonical = re.search(r'rel="canonical" href="([^"]+)"', html).group(1)
-    assert urljoin(canonical, "../faq/").endswith(f"/en/games/{SEED_GAME}/faq/")

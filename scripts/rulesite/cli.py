@@ -151,6 +151,7 @@ def _validate(project: Project, args: argparse.Namespace) -> int:
 
 def _build(project: Project, args: argparse.Namespace) -> int:
     from rulesite.build import build
+    from rulesite.mkdocs_project import NO_SITE_URL, load_base_config
 
     site_dir = Path(args.site_dir).resolve() if args.site_dir else None
     languages = tuple(dict.fromkeys(args.language)) if args.language else None
@@ -160,6 +161,8 @@ def _build(project: Project, args: argparse.Namespace) -> int:
         f"built {project.display(report.site_dir)}: {report.games} games, "
         f"{report.pages} pages, {report.seconds:.1f} s ({each})"
     )
+    if not load_base_config(project).get("site_url"):
+        print(NO_SITE_URL, file=sys.stderr)
     return 0
 
 

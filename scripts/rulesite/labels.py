@@ -162,6 +162,10 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "change_cite_where": frozenset({"source", "where"}),
     "feed_title": frozenset({"site"}),
     "feed_entry_title": frozenset({"kind", "title"}),
+    # The offline page (templates/theme/offline.html, via the generated config)
+    "offline_title": frozenset(),
+    "offline_text": frozenset(),
+    "offline_retry": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
 

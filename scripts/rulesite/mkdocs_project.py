@@ -27,8 +27,6 @@ from urllib.parse import urlparse
 import yaml
 
 from rulesite.errors import BuildError
-from rulesite.export import write_export
-from rulesite.feed import write_feed
 from rulesite.images import copy_images
 from rulesite.model import Language, SiteData
 from rulesite.project import Project
@@ -43,6 +41,13 @@ CONFIG_HEADER = (
     "# Builds on its own: mkdocs build -f {path} (the first language is the site root,\n"
     "# the others are published under their prefix: see `rulesite assemble`).\n"
 )
+NO_SITE_URL = (
+    "note: no site address (RULESITE_SITE_URL, or site_url in mkdocs.yml): the pages carry no "
+    "canonical link and no sitemap.xml is written; set it to the published address"
+)
+"""What ``rulesite build`` says when the base settings give no ``site_url``."""
+OFFLINE_LABELS = ("title", "text", "retry")
+"""The offline page's labels (``offline_<name>``), passed to the theme in ``extra.offline``."""
 _DROPPED_KEYS = ("hooks", "INHERIT")
 """Base settings that generated projects never take over."""
 
@@ -126,8 +131,16 @@ def language_config(
         }
         for other in catalog.site.languages
     ]
+    # The offline page's wording (offline.py renders theme/offline.html with it).
+    labels = catalog.site.labels
+    extra["offline"] = {k: labels[f"offline_{k}"].get(language.code) for k in OFFLINE_LABELS}
     # split_search: a small site-level search index and one shard per game (search_split.py).
-    plugin_options = {"source_date_epoch": source_date_epoch, "split_search": True}
+    # offline: a web app manifest and a service worker for reading offline (offline.py).
+    plugin_options = {
+        "source_date_epoch": source_date_epoch,
+        "split_search": True,
+        "offline": True,
+    }
     if language.search.jieba:
         plugin_options = {"search_terms": SEARCH_TERMS, **plugin_options}
     plugins = _base_plugins(config.get("plugins"), language)
@@ -203,10 +216,6 @@ def write_projects(
         )
         if language.language.search.jieba:
             write_search_dictionary(catalog, language.root / SEARCH_TERMS)
-        # Static files MkDocs copies as they are: the feed per language, the JSON export once.
-        write_feed(language.docs_dir, catalog, language.language, config)
-        if language.is_default:
-            write_export(language.docs_dir, catalog, config)
         # Pictures the pages show (checked by images.py): each language's site has its own copy.
         copy_images(catalog.images, language.docs_dir)
     for relative, text in sorted(pages.items()):

@@ -2,7 +2,7 @@
 
 Installed by entry point (``mkdocs.plugins``: ``rulesite``), so each generated project builds
 with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, which loads
-``mkdocs.plugins`` entry points too). Three jobs:
+``mkdocs.plugins`` entry points too). Four jobs:
 
 - **search terms**: each game's Chinese terms are a jieba user dictionary, so search keeps them
   whole words. jieba's word table is global and loading words raises their frequencies, so every
@@ -12,6 +12,8 @@ with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, w
 - **search that scales**: after Material's search plugin has written the language's index, it is
   split into a small site-level index and one shard per game (``search_split.py``); game pages
   name their shard for ``assets/search-shards.js``, which merges it in when search loads.
+- **offline** (option ``offline``): the web app manifest, what each game needs offline, the
+  offline page and the service worker with its build id (``offline.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite import search_split
+from rulesite import offline, search_split
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -37,6 +39,8 @@ class RulesitePluginConfig(base.Config):
     """jieba user dictionary (``word frequency`` per line), relative to the config file."""
     source_date_epoch = c.Optional(c.Type(int))
     """Seconds since 1970 for dates written into the site, unless ``SOURCE_DATE_EPOCH`` is set."""
+    offline = c.Type(bool, default=False)
+    """Offline and installable: manifest, offline lists and page, service worker (offline.py)."""
     split_search = c.Type(bool, default=False)
     """Split search: titles, questions and terms site-wide; each game's full text apart."""
 
@@ -77,6 +81,8 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             split_search_index(
                 Path(config.site_dir) / "search", self.config.search_terms, self._games
             )
+        if self.config.offline:  # after the split: offline.json names the index and shards
+            offline.write_offline_files(config)
 
     def on_shutdown(self) -> None:
         if self._epoch_set_here:

@@ -27,6 +27,8 @@ from urllib.parse import urlparse
 import yaml
 
 from rulesite.errors import BuildError
+from rulesite.export import write_export
+from rulesite.feed import write_feed
 from rulesite.images import copy_images
 from rulesite.model import Language, SiteData
 from rulesite.project import Project
@@ -216,6 +218,10 @@ def write_projects(
         )
         if language.language.search.jieba:
             write_search_dictionary(catalog, language.root / SEARCH_TERMS)
+        # Static files MkDocs copies as they are: the feed per language, the JSON export once.
+        write_feed(language.docs_dir, catalog, language.language, config)
+        if language.is_default:
+            write_export(language.docs_dir, catalog, config)
         # Pictures the pages show (checked by images.py): each language's site has its own copy.
         copy_images(catalog.images, language.docs_dir)
     for relative, text in sorted(pages.items()):

@@ -99,10 +99,7 @@ def site_languages(project: Project) -> tuple[str, ...]:
     except ValueError:
         problem = Problem(doc.file, None, "", "invalid; run rulesite validate and fix it first")
         raise DataError([problem]) from None
-    codes = getattr(site, "codes", None)  # the languages data/site.yaml declares
-    if codes is None:  # a site file without `languages:`: the text records name them
-        codes = tuple(Text.model_fields)
-    return tuple(codes)
+    return site.codes
 
 
 def game_stub_text(slug: str, languages: tuple[str, ...]) -> str:

@@ -149,6 +149,17 @@ def test_without_the_worker_nothing_opens_offline(browser, server: Server) -> No
         server.down.clear()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_the_offline_page_passes_axe(page, site_url, axe_script, lang: str, scheme: str) -> None:
+    from tests.test_accessibility import serious_violations
+
+    page.emulate_media(color_scheme=scheme)
+    page.goto(site_url + LANGS[lang] + "offline.html")
+    assert serious_violations(page, axe_script) == []
+    assert page.problems == []
+
+
 def worker_build(site_dir: Path, lang: str) -> str:
     text = (site_dir / LANGS[lang] / "sw.js").read_text(encoding="utf-8")
     return re.search(r'"build": "([0-9a-f]+)"', text).group(1)

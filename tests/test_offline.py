@@ -230,3 +230,19 @@ def test_the_plugin_writes_the_offline_files_only_when_asked(tmp_path: Path) -> 
     assert not errors and plugin.config.offline is False
     plugin.on_post_build(config=SimpleNamespace(site_dir=str(tmp_path / "site")))
     assert not (tmp_path / "site").exists()
+
+
+def test_build_notes_a_missing_site_url(tmp_path: Path, capsys, monkeypatch) -> None:
+    from rulesite import cli
+    from tests.helpers import make_project
+
+    project = make_project(tmp_path / "p")
+    monkeypatch.delenv("RULESITE_SITE_URL", raising=False)
+    assert cli.main(["--project", str(project), "build"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1:] == [
+        "note: no site address (RULESITE_SITE_URL, or site_url in mkdocs.yml): the pages carry "
+        "no canonical link and no sitemap.xml is written; set it to the published address"
+    ]
+    monkeypatch.setenv("RULESITE_SITE_URL", "https://example.org/")
+    assert cli.main(["--project", str(project), "build"]) == 0
+    assert "site address" not in capsys.readouterr().err

@@ -14,7 +14,7 @@ import html as html_module
 import json
 import re
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urljoin, urlparse
 
 from rulesite import markup
 from rulesite.mkdocs_project import site_path
@@ -45,8 +45,8 @@ LANGS = prefixes(REAL_SITE)
 """The real site's languages: each one's URL prefix in the built site, by code."""
 PAGES = {"overview": "", "rules": "rules/", "faq": "faq/", "score": "score/"}
 """Each kind of game page's path under ``games/<slug>/``."""
-SITE_PAGES = ["", "games/"]
-"""Pages about every game: home and the games index."""
+SITE_PAGES = ["", "games/", "topics/"]
+"""Pages about every game: home, the games index and the topic index."""
 
 
 def page_kinds(game: Game) -> list[str]:
@@ -305,11 +305,107 @@ def check_search_indexes(site_dir: Path, games: list[Game]) -> None:
             assert any(location.startswith(prefix) for location in locations), (lang, game.slug)
 
 
+# --- One tap to any ruling ------------------------------------------------------------------------
+
+
+def _links(html: str, css_class: str | None = None) -> list[str]:
+    """The href of every link in ``html`` (with ``css_class``, only those of that class)."""
+    return [
+        attrs["href"] or ""
+        for tag, attrs in elements(html)
+        if tag == "a"
+        and "href" in attrs
+        and (css_class is None or css_class in (attrs.get("class") or "").split())
+    ]
+
+
+def _section(html: str, anchor: str) -> str:
+    """A page's HTML from the ``<h2>`` with id ``anchor`` to the next ``<h2>``."""
+    match = re.search(rf'<h2 id="{re.escape(anchor)}".*?(?=<h2 |</article>)', html, re.S)
+    assert match, anchor
+    return match.group(0)
+
+
+def check_jump_lists(site_dir: Path, game: Game, lang: str) -> None:
+    """Rules and FAQ pages open with a list linking each section / question's anchor, in order."""
+    for kind, ids in (("rules", [s.id for s in game.rules]), ("faq", [r.id for r in game.faq])):
+        html = html_of(site_dir, lang, f"games/{game.slug}/{PAGES[kind]}")
+        jump = re.search(r'<nav [^>]*class="rs-jump".*?</nav>', html, re.S)
+        assert jump, (game.slug, kind, lang)
+        assert _links(jump.group(0)) == [f"#{id}" for id in ids], (game.slug, kind, lang)
+        assert all(f'<h2 id="{id}"' in html for id in ids), (game.slug, kind, lang)
+
+
+def check_topic_links(site_dir: Path, game: Game, lang: str) -> None:
+    """Each ruling's topic tags link to the topic index, whose section lists that ruling."""
+    page = f"games/{game.slug}/{PAGES['faq']}"
+    faq, topics = html_of(site_dir, lang, page), html_of(site_dir, lang, "topics/")
+    for ruling in game.faq:
+        tags = [urljoin(page, href) for href in _links(_section(faq, ruling.id), "rs-tag")]
+        assert tags == [f"topics/#{tag}" for tag in ruling.tags], (game.slug, ruling.id, lang)
+        for tag in ruling.tags:
+            listed = [urljoin("topics/", href) for href in _links(_section(topics, tag))]
+            assert f"{page}#{ruling.id}" in listed, (game.slug, ruling.id, tag, lang)
+
+
+def check_topic_index(site_dir: Path, games: list[Game], lang: str) -> None:
+    """The topic index lists every tagged ruling under each of its topics, and nothing else."""
+    html = html_of(site_dir, lang, "topics/")
+    listed = {
+        urljoin("topics/", href) for href in _links(html) if "/faq/#" in urljoin("topics/", href)
+    }
+    expected = {f"games/{g.slug}/{PAGES['faq']}#{r.id}" for g in games for r in g.faq if r.tags}
+    assert listed == expected, lang
+
+
+def check_games_index(site_dir: Path, games: list[Game], lang: str) -> None:
+    """The games index: a row per game with its card's numbers as data (for the filters) and
+    direct links to its rules, FAQ and, when it has one, calculator."""
+    html = html_of(site_dir, lang, "games/")
+    rows = {
+        html_module.unescape(attrs.get("data-title") or ""): attrs
+        for tag, attrs in elements(html)
+        if tag == "tr" and "data-title" in attrs
+    }
+    assert len(rows) == len(games), lang
+    for game in games:
+        card, attrs = game.card, rows[game.title.get(lang)]
+        assert [attrs[f"data-{name}"] for name in ("players-min", "players-max")] == [
+            str(card.players.min),
+            str(card.players.max),
+        ]
+        assert [attrs[f"data-{name}"] for name in ("time-min", "time-max", "weight")] == [
+            str(card.play_time.min),
+            str(card.play_time.max),
+            str(card.weight),
+        ]
+        assert (attrs["data-mechanics"] or "").split() == list(card.mechanics)
+    for row in re.findall(r"<tr [^>]*data-title=.*?</tr>", html, re.S):
+        game = next(g for g in games if f'href="{g.slug}/"' in row)
+        assert _links(row) == [f"{game.slug}/{PAGES[kind]}" for kind in page_kinds(game)], lang
+
+
+def check_ranges_unbroken(site_dir: Path, games: list[Game], lang: str) -> None:
+    """Player counts and play times are single no-break spans wherever they are listed."""
+    for path in ["", "games/", *(f"games/{game.slug}/" for game in games)]:
+        html = html_of(site_dir, lang, path)
+        for game in games if path in ("", "games/") else [g for g in games if g.slug in path]:
+            for value in (game.card.players, game.card.play_time):
+                assert f'<span class="rs-nowrap">{span(value)}</span>' in html, (path, lang)
+
+
 def check_site(site_dir: Path, catalog: Catalog) -> None:
     """Every check above, on a site built from ``catalog``."""
     _SITES[site_dir.resolve()] = catalog.site
     for game in catalog.games:
         check_game(site_dir, catalog.site, game)
+        for lang in catalog.site.codes:
+            check_jump_lists(site_dir, game, lang)
+            check_topic_links(site_dir, game, lang)
+    for lang in catalog.site.codes:
+        check_topic_index(site_dir, catalog.games, lang)
+        check_games_index(site_dir, catalog.games, lang)
+        check_ranges_unbroken(site_dir, catalog.games, lang)
     for lang in site_of(site_dir).codes:
         check_home(site_dir, catalog.games, lang)
         for game in catalog.games:

@@ -73,8 +73,9 @@ def test_raw_html_in_data_never_opens_a_tag(tmp_path: Path) -> None:
 def test_helpers(tmp_path: Path) -> None:
     from rulesite.model import IntRange
 
-    assert format_range(IntRange(min=1, max=5)) == "1–5"
-    assert format_range(IntRange(min=4, max=4)) == "4"
+    # A range never breaks across lines: "3–" / "4 人" on a phone.
+    assert format_range(IntRange(min=1, max=5)) == '<span class="rs-nowrap">1–5</span>'
+    assert format_range(IntRange(min=4, max=4)) == '<span class="rs-nowrap">4</span>'
     site = load_catalog(Project(make_project(tmp_path / "p"))).site
     chinese, english = site.language("zh"), site.language("en")
     assert join_sentences(["一。", "二。"], chinese) == "一。二。"

@@ -152,7 +152,7 @@ def test_english_game_pages_show_the_chinese_title(site_dir: Path) -> None:
 @pytest.mark.parametrize("lang", ["", "en/"])
 def test_games_index_is_sorted_by_the_page_language_title(site_dir: Path, lang: str) -> None:
     source = (site_dir / lang / "games" / "index.html").read_text(encoding="utf-8")
-    titles = re.findall(r'<td><a href="[^"]+">(.*?)</a></td>', source)
+    titles = re.findall(r'<a class="rs-games__title" href="[^"]+">(.*?)</a>', source)
     assert len(titles) == len(GAMES)
     assert titles == sorted(titles, key=str.casefold)
 

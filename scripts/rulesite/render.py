@@ -70,9 +70,51 @@ def _sentences_filter(context: Any, sentences: list[Markup], lang: str) -> Marku
     return join_sentences(sentences, context["site"].language(lang))
 
 
-def format_range(value: IntRange) -> str:
-    """``1–5``, or ``4`` when min equals max."""
-    return str(value.min) if value.min == value.max else f"{value.min}–{value.max}"
+def format_range(value: IntRange) -> Markup:
+    """``1–5``, or ``4`` when min equals max, kept on one line (never "1–" / "5")."""
+    text = str(value.min) if value.min == value.max else f"{value.min}–{value.max}"
+    return Markup(f'<span class="rs-nowrap">{text}</span>')
+
+
+_MINUTE_STEPS = (15, 30, 45, 60, 90, 120, 180, 240, 360)
+_WEIGHT_STEPS = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5)
+
+
+def _useful_steps(steps: tuple[float, ...], values: list[float]) -> list[float]:
+    """The thresholds that let some value through, up to the first that lets every one through:
+    an option that shows nothing, or the same as the one before it, is no use to a reader."""
+    useful: list[float] = []
+    for step in steps:
+        if any(value <= step for value in values):
+            useful.append(step)
+        if all(value <= step for value in values):
+            break
+    return useful
+
+
+def games_filter_options(games: list[Game]) -> dict[str, Any]:
+    """The choices the games index offers its filters, from the games it lists."""
+    if not games:
+        return {"players": [], "minutes": [], "weights": [], "mechanics": []}
+    fewest = min(game.card.players.min for game in games)
+    most = max(game.card.players.max for game in games)
+    return {
+        "players": list(range(fewest, most + 1)),
+        "minutes": _useful_steps(_MINUTE_STEPS, [g.card.play_time.min for g in games]),
+        "weights": _useful_steps(_WEIGHT_STEPS, [g.card.weight for g in games]),
+        "mechanics": sorted({m for g in games for m in g.card.mechanics}),
+    }
+
+
+def rulings_by_topic(games: list[Game], topic_ids: list[str], lang: str) -> list[tuple[str, list]]:
+    """Each topic that tags some ruling, in the site's order, with its ``(game, ruling)`` pairs:
+    games by their title in ``lang``, rulings in the game's order."""
+    ordered = sorted(games, key=lambda game: game.title.get(lang).casefold())
+    grouped = [
+        (topic, [(game, ruling) for game in ordered for ruling in game.faq if topic in ruling.tags])
+        for topic in topic_ids
+    ]
+    return [(topic, pairs) for topic, pairs in grouped if pairs]
 
 
 def make_environment(project: Project) -> jinja2.Environment:
@@ -147,10 +189,11 @@ class Renderer:
         return result
 
     def site_pages(self, lang: str) -> dict[str, str]:
-        """The pages about every game: home and the games index."""
+        """The pages about every game: home, the games index and the topic index."""
         return {
             f"{lang}/index.md": self.home(lang),
             f"{lang}/games/index.md": self.games_index(lang),
+            f"{lang}/topics/index.md": self.topics_index(lang),
         }
 
     def game_pages(self, game: Game, lang: str) -> dict[str, str]:
@@ -164,7 +207,14 @@ class Renderer:
         return self._render("home.md.j2", lang, games=self.catalog.games)
 
     def games_index(self, lang: str) -> str:
-        return self._render("games.md.j2", lang, games=self.catalog.games)
+        games = self.catalog.games
+        return self._render("games.md.j2", lang, games=games, filters=games_filter_options(games))
+
+    def topics_index(self, lang: str) -> str:
+        topic_ids = [topic.id for topic in self.catalog.site.topics]
+        by_topic = rulings_by_topic(self.catalog.games, topic_ids, lang)
+        listed = {(game.slug, ruling.id) for _, pairs in by_topic for game, ruling in pairs}
+        return self._render("topics.md.j2", lang, by_topic=by_topic, total_rulings=len(listed))
 
     def game_page(self, kind: str, game: Game, lang: str) -> str:
         return self._render(

@@ -339,6 +339,20 @@ class Preview:
 
             load_search_terms(str(terms))
 
+    def _page_order(self, lang: str, use_directory_urls: bool) -> list[str]:
+        """Every page's URL in the order MkDocs builds the pages, which its search index keeps."""
+        from mkdocs.structure.files import File, file_sort_key
+
+        docs = f"{lang}/{DOCS_DIR}/"
+        files = [
+            File(path.removeprefix(docs), None, None, use_directory_urls)
+            for path in self.written
+            if path.startswith(docs) and path.endswith(".md")
+        ]
+        return [
+            _page_url(file.src_uri, use_directory_urls) for file in sorted(files, key=file_sort_key)
+        ]
+
     def _publish(self, plan: Plan, before: Snapshot) -> None:
         """Copy what the build of ``plan.lang`` wrote into ``site/``, where the language lives."""
         source = self.builds / plan.lang
@@ -362,7 +376,8 @@ class Preview:
                 gone = {
                     _page_url(page, plan.use_directory_urls) for page in plan.pages + plan.removed
                 }
-                _merge_search_index(source / relative, target / relative, gone)
+                order = self._page_order(plan.lang, plan.use_directory_urls)
+                _merge_search_index(source / relative, target / relative, gone, order)
             else:
                 _copy(source / relative, target / relative)
 
@@ -406,9 +421,13 @@ def _page_url(page: str, use_directory_urls: bool) -> str:
     return "" if url in (".", "./") else url
 
 
-def _merge_search_index(new: Path, old: Path, pages: set[str]) -> None:
+def _merge_search_index(
+    new: Path, old: Path, pages: set[str], order: list[str] | None = None
+) -> None:
     """Write into ``old`` the index of every page: ``pages``' entries from ``new``, a dirty
-    build's index of the pages it rebuilt, the others' from ``old``. Unreadable: ``old`` stays.
+    build's index of the pages it rebuilt, the others' from ``old``, pages in ``order`` (their
+    URLs, as a whole build lists them; a new page such as an added game's goes where a whole
+    build puts it, not last). Unreadable: ``old`` stays.
     """
     try:
         fresh = json.loads(new.read_text(encoding="utf-8"))
@@ -426,6 +445,8 @@ def _merge_search_index(new: Path, old: Path, pages: set[str]) -> None:
                 docs.append(doc)
         for rest in by_page.values():
             docs.extend(rest)
+        rank = {url: place for place, url in enumerate(order or [])}
+        docs.sort(key=lambda doc: rank.get(doc["location"].partition("#")[0], len(rank)))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return
     merged = json.dumps({**fresh, "docs": docs}, ensure_ascii=False, separators=(",", ":"))

@@ -65,11 +65,12 @@ MAX_NESTING = 10
 """Levels of nested lists and quotes on one line of a text."""
 
 _FORBIDDEN_CHARS = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
 )
 """Control characters (C0 but tab and newline, DEL, C1), line and paragraph separators, and the
 bidirectional embeddings, overrides and isolates that can make a text display as something else
-than it says; lone surrogates cannot even be written to a page."""
+than it says; lone surrogates cannot even be written to a page, and U+FFFE and U+FFFF are not
+characters XML allows (one would make the Atom feeds unreadable)."""
 
 _INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0\u034f")
 """Fillers that show as nothing but are letters or symbols to Unicode."""
@@ -99,7 +100,8 @@ def describe_value(value: Any) -> str:
 
 def describe_char(char: str) -> str:
     """``U+202E (RIGHT-TO-LEFT OVERRIDE)``."""
-    return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')})"
+    unnamed = "not a character" if unicodedata.category(char) == "Cn" else "a control character"
+    return f"U+{ord(char):04X} ({unicodedata.name(char, unnamed)})"
 
 
 def _char_label(char: str) -> str:

@@ -79,6 +79,14 @@ def new_game(project: Project, slug: str) -> Path:
         )
     path = project.games_dir / f"{slug}.yaml"
     shown = project.display(path)
+    # Where data/ or data/games/ is a symlink out of the project, the game would be written
+    # outside it (and validation, which reads data only inside the project, would refuse it).
+    folder = project.games_dir.resolve()
+    if not folder.is_relative_to(project.root.resolve()):
+        raise UsageError(
+            f"{project.games_dir.relative_to(project.root).as_posix()} links to "
+            f"{printable(str(folder))}, outside the project; rulesite new writes only inside it"
+        )
     if path.exists() or path.is_symlink():
         raise UsageError(f"{shown} already exists; rulesite new never overwrites a file")
     text = game_stub_text(slug, site_languages(project))

@@ -546,6 +546,13 @@ def _languages_context(languages: list[Language]) -> dict[str, Any]:
 
 _LANGUAGE_LIST = TypeAdapter(list[Language])
 
+RESERVED_URL_FOLDERS = frozenset(
+    {"api", "assets", "games", "glossary", "images", "search", "topics"}
+)
+"""The root language's own folders: a language published under one of them would be moved into
+it, its home page replacing that folder's page, and the root's offline worker would leave the
+folder to the other language (tests/test_hostile_languages.py checks the list against a build)."""
+
 
 def check_languages(site: SiteData, doc: Document) -> list[Problem]:
     """The languages: codes and URL folders unique, the first at the site root and only it,
@@ -554,10 +561,12 @@ def check_languages(site: SiteData, doc: Document) -> list[Problem]:
     codes: set[str] = set()
     folders: set[str] = set()
     for index, language in enumerate(site.languages):
-        if language.code in codes:
+        # Language tags are case-insensitive (BCP 47), and so are some file systems' folders
+        # (content/<code>/): zh-Hant and zh-hant are one language.
+        if language.code.casefold() in codes:
             message = f"duplicate language code {language.code!r}"
             problems.append(doc.problem(("languages", index, "code"), message))
-        codes.add(language.code)
+        codes.add(language.code.casefold())
         where = ("languages", index, "prefix")
         if index == 0 and language.prefix:
             message = (
@@ -573,6 +582,13 @@ def check_languages(site: SiteData, doc: Document) -> list[Problem]:
             problems.append(doc.problem(where, message))
         elif language.prefix in folders:
             problems.append(doc.problem(where, f"duplicate URL folder {language.prefix!r}"))
+        elif language.prefix in RESERVED_URL_FOLDERS:
+            message = (
+                f"URL folder {language.prefix!r} is a folder of the site itself (reserved: "
+                f"{', '.join(sorted(RESERVED_URL_FOLDERS))}); use the language's code, "
+                f"e.g. {language.code.lower()!r}"
+            )
+            problems.append(doc.problem(where, message))
         folders.add(language.prefix)
     if site.names_language not in site.codes:
         message = (

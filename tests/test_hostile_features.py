@@ -18,7 +18,8 @@ import yaml
 
 from rulesite.build import build
 from rulesite.errors import UsageError
-from rulesite.model import _FORBIDDEN_CHARS, TEXT, check_text
+from rulesite.images import ImageError, copy_images, read_image
+from rulesite.model import _FORBIDDEN_CHARS, TEXT, Image, check_text
 from rulesite.project import Project
 from rulesite.scaffold import new_game
 from tests.helpers import EXTRA_GAME, REPO, elements, make_project
@@ -150,6 +151,52 @@ def test_the_picture_keeps_its_path_and_its_alt_text_stays_text(
     figcaption = content.split("<figcaption>", 1)[1].split("</figcaption>", 1)[0]
     assert "<" not in figcaption and figcaption.startswith("&#60;script&#62;alert('f1')")
     assert (hostile_site / root / "images" / "extra-game" / "board.png").is_file()
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        "../outside.png",
+        "a/../../outside.png",
+        "/etc/board.png",
+        'x" onerror="alert(1).png',
+        "board name.png",
+        "bo%61rd.png",
+        "board.png#x",
+        "board.png?x=1",
+        "board.png/",
+        "pl\u00e4n.png",
+        "Board.png",
+        "board.svg",
+        "board.png.html",
+        "",
+    ],
+)
+def test_a_picture_path_is_plain_and_inside_the_folder(file: str) -> None:
+    # It is printed into src="images/<file>" and joined to data/images/.
+    with pytest.raises(ValueError, match="is not an image path under data/images/"):
+        Image.model_validate({"file": file, "alt": {"zh": "图", "en": "Picture"}})
+
+
+def test_a_page_that_calls_itself_a_png_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "page.png").write_bytes(b"<!doctype html><script>alert(1)</script>")
+    (tmp_path / "drawing.png").write_bytes(b'<?xml version="1.0"?><svg onload="alert(1)"/>')
+    with pytest.raises(ImageError, match="is not a PNG, JPEG, WebP or GIF image"):
+        read_image(tmp_path, "page.png")
+    with pytest.raises(ImageError, match="is an SVG file; SVG can carry scripts"):
+        read_image(tmp_path, "drawing.png")
+
+
+def test_the_bytes_checked_are_the_bytes_published(tmp_path: Path) -> None:
+    # A file swapped after the check (for a page, a bigger picture) is not what gets copied.
+    folder = tmp_path / "images"
+    folder.mkdir()
+    board = (EXTRA_GAME.parent / "images" / "extra-game" / "board.png").read_bytes()
+    (folder / "board.png").write_bytes(board)
+    checked = read_image(folder, "board.png")
+    (folder / "board.png").write_bytes(b"<!doctype html><script>alert(1)</script>")
+    copy_images({"board.png": checked}, tmp_path / "docs")
+    assert (tmp_path / "docs" / "images" / "board.png").read_bytes() == board
 
 
 # --- Offline worker ------------------------------------------------------------------------------

@@ -70,3 +70,22 @@ def test_every_folder_of_the_root_site_is_reserved(site_dir: Path, real_project:
     prefixes = {language.prefix for language in site.languages}
     folders = {entry.name for entry in site_dir.iterdir() if entry.is_dir()}
     assert folders - prefixes <= RESERVED_URL_FOLDERS, sorted(folders - prefixes)
+
+
+ROOT_LANGUAGE = load_yaml_bytes(SITE.encode(), "data/site.yaml").data["languages"][0]
+
+
+@pytest.mark.parametrize(
+    "prefix", ["../x", "/", ".", "..", "en/../..", "en/x", "/en", "EN", "%2e%2e", "en\\x", "e n"]
+)
+def test_a_prefix_is_one_plain_url_folder(prefix: str) -> None:
+    with pytest.raises(ValueError, match="is not a URL folder"):
+        Language.model_validate({**ROOT_LANGUAGE, "prefix": prefix})
+
+
+@pytest.mark.parametrize("code", ['en"><script>', "en lang", "../en", "en/x", "<b>", "e", ""])
+@pytest.mark.parametrize("key", ["code", "html_lang"])
+def test_a_language_code_is_a_plain_tag(key: str, code: str) -> None:
+    # It reaches <html lang>, hreflang, xml:lang and the folder content/<code>/.
+    with pytest.raises(ValueError, match="is not a language tag"):
+        Language.model_validate({**ROOT_LANGUAGE, key: code})

@@ -7,6 +7,7 @@ The browser side (a game read with no network, updates) is tests/test_offline_br
 from __future__ import annotations
 
 import json
+import os
 import re
 import struct
 from pathlib import Path
@@ -246,3 +247,36 @@ def test_build_notes_a_missing_site_url(tmp_path: Path, capsys, monkeypatch) -> 
     monkeypatch.setenv("RULESITE_SITE_URL", "https://example.org/")
     assert cli.main(["--project", str(project), "build"]) == 0
     assert "site address" not in capsys.readouterr().err
+
+
+def test_a_partial_build_reads_only_the_pages_it_wrote(tmp_path: Path) -> None:
+    # A live preview rebuilds some pages into the folder of its last build: a game none of
+    # whose pages was written since keeps its list; a rewritten or added page is read.
+    site = tmp_path / "site"
+
+    def page(path: str, asset: str) -> Path:
+        file = site / path / "index.html"
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(f'<script src="{"../" * path.count("/")}assets/{asset}"></script>')
+        return file
+
+    a, b = page("games/a/", "one.js"), page("games/b/", "one.js")
+    first = offline.game_files(site, ["manifest.json"])
+    assert first["a"] == ["assets/one.js", "games/a/", "manifest.json"]
+    (site / offline.LISTS).write_text(json.dumps(offline.offline_lists(first)))
+    old = (site / offline.LISTS).stat().st_mtime_ns - 10**9
+    for file in (a, b):
+        os.utime(file, ns=(old, old))
+    b.write_text(b.read_text().replace("one.js", "two.js"))
+    os.utime(b, ns=(old, old))  # changed but not written since: its list is kept
+    page("games/a/faq/", "three.js")  # a new page of a: a is read again
+    again = offline.game_files(site, ["manifest.json"], offline.previous_lists(site))
+    assert again["b"] == first["b"]
+    assert again["a"] == [
+        "assets/one.js",
+        "assets/three.js",
+        "games/a/",
+        "games/a/faq/",
+        "manifest.json",
+    ]
+    assert offline.game_files(site, ["manifest.json"])["b"] != first["b"]  # read afresh

@@ -30,6 +30,7 @@ import logging
 import posixpath
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,7 @@ def write_offline_files(config: Any) -> None:
     write_manifest(site, config.site_name, config.theme["language"])
     write_offline_page(site, config)
     extra_files = [MANIFEST, *(icon for icon, _, _ in ICONS), *search_worker_files(config)]
-    lists = offline_lists(game_files(site, extra_files))
+    lists = offline_lists(game_files(site, extra_files, previous_lists(site)))
     (site / LISTS).write_text(
         json.dumps(lists, separators=(",", ":"), sort_keys=True) + "\n",
         encoding="utf-8",
@@ -109,23 +110,68 @@ def write_offline_page(site: Path, config: Any) -> None:
     (site / OFFLINE_PAGE).write_text(html, encoding="utf-8", newline="\n")
 
 
-def game_files(site: Path, extra: Iterable[str]) -> dict[str, list[str]]:
-    """Per game slug, the files its pages need, relative to the site root, sorted."""
+def game_files(
+    site: Path, extra: Iterable[str], previous: PreviousLists | None = None
+) -> dict[str, list[str]]:
+    """Per game slug, the files its pages need, relative to the site root, sorted.
+
+    With the lists an earlier build of this folder wrote (``previous``), a game none of whose
+    pages was written since keeps its list: a live preview's partial build reads only the pages
+    it rebuilt. (A whole build starts from an empty folder, so it reads every page.)
+    """
     result: dict[str, list[str]] = {}
     games = site / "games"
     for game in sorted(p for p in games.iterdir() if p.is_dir()) if games.is_dir() else []:
         pages = sorted(game.rglob("index.html"))
         if not pages:
             continue
-        files = set(extra)
+        folders = {page.parent.relative_to(site).as_posix() + "/" for page in pages}
+        kept = previous.unchanged(game.name, pages, folders) if previous else None
+        if kept is not None:
+            result[game.name] = kept
+            continue
+        files = set(extra) | folders
         for page in pages:
             folder = page.parent.relative_to(site).as_posix()
-            files.add(folder + "/")
             files.update(page_resources(page.read_text(encoding="utf-8"), folder))
         # Not filtered by what is on disk: a live preview's partial build holds only the
         # rebuilt games' shards (tests/test_offline.py checks that every listed file exists).
         result[game.name] = sorted(files)
     return result
+
+
+@dataclass(frozen=True)
+class PreviousLists:
+    """What ``offline.json`` held before this build, and when it was written."""
+
+    games: dict[str, list[str]]
+    """Per game, its whole list (the shared files and its own)."""
+    written_ns: int
+    """The file's modification time (ns)."""
+
+    def unchanged(self, slug: str, pages: list[Path], folders: set[str]) -> list[str] | None:
+        """The game's earlier list, if it has the same pages and none was written since."""
+        files = self.games.get(slug)
+        if files is None:
+            return None
+        if folders != {f for f in files if f.startswith(f"games/{slug}/") and f.endswith("/")}:
+            return None
+        if any(page.stat().st_mtime_ns >= self.written_ns for page in pages):
+            return None
+        return files
+
+
+def previous_lists(site: Path) -> PreviousLists | None:
+    """The lists an earlier build left in ``site`` (a live preview's folder), if readable."""
+    path = site / LISTS
+    try:
+        written_ns = path.stat().st_mtime_ns
+        data = json.loads(path.read_text(encoding="utf-8"))
+        shared = list(data["shared"])
+        games = {slug: sorted({*shared, *own}) for slug, own in data["games"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return PreviousLists(games, written_ns)
 
 
 def offline_lists(games: dict[str, list[str]]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -23,6 +24,7 @@ from rulesite.model import _FORBIDDEN_CHARS, TEXT, Image, check_text
 from rulesite.project import Project
 from rulesite.scaffold import new_game
 from tests.helpers import EXTRA_GAME, REPO, elements, make_project
+from tests.test_hostile_data import active_content
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 PAYLOADS = (
@@ -43,16 +45,21 @@ def _poison(text: dict[str, str]) -> dict[str, str]:
     return {lang: f"{MARKER} {value} {HOSTILE}"[:290] for lang, value in text.items()}
 
 
+def _poison_all(data: Any) -> Any:
+    """Every text of a data tree poisoned (a mapping of exactly the site's languages)."""
+    if isinstance(data, dict):
+        if set(data) == {"zh", "en"} and all(isinstance(v, str) for v in data.values()):
+            return _poison(data)
+        return {key: _poison_all(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_poison_all(item) for item in data]
+    return data
+
+
 def _hostile_game() -> str:
     game = yaml.safe_load(EXTRA_GAME.read_text(encoding="utf-8"))
-    game["title"] = _poison(game["title"])
-    for section in game["rules"]:
-        section["title"] = _poison(section["title"])
-        for image in section.get("images", []):
-            image["alt"] = _poison(image["alt"])
-            image["caption"] = _poison(image["caption"])
-    for ruling in game["faq"]:
-        ruling["question"] = _poison(ruling["question"])
+    # The calculator keeps its own texts: its examples' names are checked one-line and short.
+    game = {key: value if key == "scoring" else _poison_all(value) for key, value in game.items()}
     game["changes"] = [
         {
             "id": "hostile",
@@ -77,6 +84,17 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 LANGUAGE_ROOTS = ("", "en/")
+
+
+def test_no_page_of_the_hostile_game_carries_active_content(hostile_site: Path) -> None:
+    pages = sorted(hostile_site.rglob("*.html"))
+    assert len(pages) >= 12
+    for page in pages:
+        found = active_content(page.read_text(encoding="utf-8"))
+        if page.parent.name == "rules":  # its one picture (checked below)
+            assert found.count("<img> in the page content") == 1
+            found.remove("<img> in the page content")
+        assert found == [], page.relative_to(hostile_site)
 
 
 # --- Feeds ---------------------------------------------------------------------------------------

@@ -18,11 +18,12 @@ import pytest
 import yaml
 
 from rulesite.build import build
-from rulesite.errors import UsageError
+from rulesite.errors import DataError, UsageError
 from rulesite.images import ImageError, copy_images, read_image
 from rulesite.model import _FORBIDDEN_CHARS, TEXT, Image, check_text
 from rulesite.project import Project
 from rulesite.scaffold import new_game
+from rulesite.schema import write_schemas
 from tests.helpers import EXTRA_GAME, REPO, elements, make_project
 from tests.test_hostile_data import active_content
 
@@ -284,3 +285,39 @@ def test_new_writes_nothing_through_a_folder_linked_out_of_the_project(
     with pytest.raises(UsageError, match="outside the project; rulesite new writes only inside"):
         new_game(Project(root), "new-game")
     assert not list(outside.rglob("new-game.yaml"))
+
+
+# --- rulesite schema -----------------------------------------------------------------------------
+
+
+def test_schema_replaces_a_symlink_instead_of_writing_through_it(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone's file\n", encoding="utf-8")
+    schema_dir = root / "data" / "schema"
+    schema_dir.mkdir()
+    (schema_dir / "api-game.schema.json").symlink_to(victim)
+    written = write_schemas(Project(root))
+    assert victim.read_text(encoding="utf-8") == "someone's file\n"
+    assert (schema_dir / "api-game.schema.json") in written
+    for path in written:
+        assert path.is_file() and not path.is_symlink()
+        assert json.loads(path.read_text(encoding="utf-8"))
+    assert sorted(p.name for p in schema_dir.iterdir()) == sorted(p.name for p in written)
+
+
+@pytest.mark.parametrize("linked", ["data/schema", "data"])
+def test_schema_writes_nothing_through_a_folder_linked_out_of_the_project(
+    tmp_path: Path, linked: str
+) -> None:
+    root = make_project(tmp_path / "p")
+    outside = tmp_path / "outside"
+    (root / linked).mkdir(exist_ok=True)
+    (root / linked).rename(outside)
+    (root / linked).symlink_to(outside)
+    before = sorted(outside.rglob("*"))
+    with pytest.raises((UsageError, DataError)) as caught:
+        write_schemas(Project(root))
+    assert sorted(outside.rglob("*")) == before
+    if linked == "data/schema":
+        assert "outside the project; rulesite schema writes only inside it" in str(caught.value)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from rulesite.errors import UsageError
 from rulesite.export import schema_texts as export_schema_texts
 from rulesite.model import Game, LongText, ShortText, SiteData, Text
 from rulesite.project import Project
+from rulesite.terminal import printable
 
 SCHEMAS = {"game.schema.json": Game, "site.schema.json": SiteData}
 TEXT_KINDS = {cls.__name__: cls for cls in (Text, ShortText, LongText)}
@@ -47,14 +51,39 @@ def _list_languages(definition: dict[str, Any], kind: type[Text], site: SiteData
 
 
 def write_schemas(project: Project) -> list[Path]:
-    """Write every schema under ``data/schema/``; returns the files written."""
+    """Write every schema under ``data/schema/``; returns the files written.
+
+    Only inside the project: a folder linked out of it is refused, and each file is replaced
+    (written beside it, then renamed over it), so a symlink in its place is never followed.
+    """
     from rulesite.validate import load_site
 
     texts = schema_texts(load_site(project))
-    project.schema_dir.mkdir(parents=True, exist_ok=True)
+    folder = project.schema_dir
+    if not folder.resolve().is_relative_to(project.root.resolve()):
+        raise UsageError(
+            f"{folder.relative_to(project.root).as_posix()} links to "
+            f"{printable(str(folder.resolve()))}, outside the project; rulesite schema writes "
+            "only inside it"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in texts.items():
-        path = project.schema_dir / name
-        path.write_text(text, encoding="utf-8")
+        path = folder / name
+        _replace(path, text)
         written.append(path)
     return written
+
+
+def _replace(path: Path, text: str) -> None:
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", newline="\n", dir=path.parent, prefix=f".{path.name}.", delete=False
+    ) as file:
+        temporary = Path(file.name)
+        try:
+            file.write(text)
+        except BaseException:
+            temporary.unlink()
+            raise
+    temporary.chmod(0o644)  # as a file written in place would be (not the scratch file's 0600)
+    os.replace(temporary, path)

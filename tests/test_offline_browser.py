@@ -23,6 +23,7 @@ from rulesite.build import build
 from rulesite.project import Project
 from tests.helpers import good_game_text, make_project, other_game
 from tests.site_checks import LANGS, REAL_SITE
+from tests.test_browser import search
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +31,8 @@ GAME = "mini-game"
 OTHER = "other-game"
 TITLES = {"zh": "迷你游戏", "en": "Mini Game"}
 """The fixture game's title in each language it is written in."""
+QUERIES = {"zh": "平手", "en": "tie"}
+"""A word of one of its rulings."""
 READY = f"html[data-offline-ready='{GAME}']"
 """sw-register.js marks the page once the worker has stored the game."""
 
@@ -119,6 +122,8 @@ def test_a_game_opened_once_reads_offline(context, server: Server, lang: str) ->
     assert page.locator("#setup").count() == 1
     page.goto(base + f"games/{GAME}/faq/?h=tie#tie-breaker")  # a search result's link
     assert page.locator("#tie-breaker").count() == 1
+    # Search works from the stored index, shard and search worker.
+    assert any(f"games/{GAME}/faq/" in href for href in search(page, QUERIES[lang]))
     page.goto(base + f"games/{GAME}/score/")
     calc = f".rs-calc[data-calculator='{GAME}']"
     page.fill(f"{calc} [data-field='cards'][data-player='0']", "5")

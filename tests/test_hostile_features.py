@@ -98,6 +98,21 @@ def test_no_page_of_the_hostile_game_carries_active_content(hostile_site: Path) 
         assert found == [], page.relative_to(hostile_site)
 
 
+LOADED = {"script": "src", "img": "src", "iframe": "src", "source": "src", "link": "href"}
+"""Elements whose address the browser fetches as the page loads (an <a> waits for a click)."""
+
+
+def test_no_page_of_the_hostile_game_loads_anything_from_another_host(hostile_site: Path) -> None:
+    for page in sorted(hostile_site.rglob("*.html")):
+        for tag, attrs in elements(page.read_text(encoding="utf-8")):
+            url = attrs.get(LOADED.get(tag, ""), None) or ""
+            if tag == "link" and attrs.get("rel") in ("canonical", "alternate"):
+                continue  # addresses of this page, not loaded
+            assert not re.match(r"^\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//|\\\\)", url) or (
+                url.startswith("data:")
+            ), (page.relative_to(hostile_site), tag, url)
+
+
 # --- Feeds ---------------------------------------------------------------------------------------
 
 

@@ -45,8 +45,8 @@ LANGS = prefixes(REAL_SITE)
 """The real site's languages: each one's URL prefix in the built site, by code."""
 PAGES = {"overview": "", "rules": "rules/", "faq": "faq/", "score": "score/"}
 """Each kind of game page's path under ``games/<slug>/``."""
-SITE_PAGES = ["", "games/", "topics/"]
-"""Pages about every game: home, the games index and the topic index."""
+SITE_PAGES = ["", "games/", "topics/", "glossary/"]
+"""Pages about every game: home, the games index, the topic index and the glossary."""
 
 
 def page_kinds(game: Game) -> list[str]:

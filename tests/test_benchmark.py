@@ -55,7 +55,7 @@ def test_names_stay_unique_when_the_vocabulary_runs_out() -> None:
     for key in ("slug", *(("title", lang) for lang in LANGUAGES)):
         names = [game[key] if isinstance(key, str) else game[key[0]][key[1]] for game in games]
         assert len(set(names)) == 6, names
-    terms = [term for game in games for term in game["terms"]]
+    terms = [t["name"][corpus.TERMS_LANGUAGE] for game in games for t in game["glossary"]]
     assert len(terms) == len(set(terms))
     ids = [calc["id"] for game in games for calc in game["scoring"]]
     assert len(ids) == len(set(ids))
@@ -75,7 +75,7 @@ def test_games_share_no_text_with_each_other_or_the_real_games() -> None:
         seen.update(text for text in texts if len(text) > 30)  # short labels may coincide
         assert not texts & {t for t in real if len(t) > 10}
     assert [text for text, count in seen.items() if count > 1] == []
-    terms = [term for game in games for term in game["terms"]]
+    terms = [t["name"][corpus.TERMS_LANGUAGE] for game in games for t in game["glossary"]]
     assert len(terms) == len(set(terms)) > 0
 
 
@@ -85,12 +85,12 @@ def test_games_keep_their_source_structure_and_size() -> None:
         _, source = sources[index % len(sources)]
         for key in ("rules", "faq"):
             assert [item["id"] for item in game[key]] == [item["id"] for item in source[key]]
-        # scoring and terms are optional: a game may have neither
+        # scoring and glossary are optional: a game may have neither
         examples = [calc["examples"] for calc in game.get("scoring", [])]
         assert [[e["players"] for e in ex] for ex in examples] == [
             [e["players"] for e in calc["examples"]] for calc in source.get("scoring", [])
         ]
-        assert len(game["terms"]) == len(source.get("terms", []))
+        assert len(game.get("glossary", [])) == len(source.get("glossary", []))
         texts = len(list(corpus.text_pairs(source)))
         for lang in LANGUAGES:
             new = sum(len(text[lang]) for text in corpus.text_pairs(game))

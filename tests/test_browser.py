@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.project import LANGUAGES
-from rulesite.search_split import game_of
+from rulesite.search_split import WORDS, WORDS_FIELD, game_of
 from tests.site_checks import LANGS, page_paths
 from tests.test_site import CATALOG, GAMES
 
@@ -43,7 +42,7 @@ def test_english_search_lists_only_english_pages(page, site_url) -> None:
 
 
 # Search is split (scripts/rulesite/search_split.py): the site-level index has every game's
-# titles, questions and terms; a game's pages merge in its full-text shard.
+# titles, questions and glossary words; a game's pages merge in its full-text shard.
 RULING = "games/nations/faq/#war-vs-battle"
 _WORD = re.compile(r"[\u4e00-\u9fff]{2,}|[A-Za-z]{4,}")
 """Han words (jieba's, split by zero-width spaces) and Latin words, as search matches them."""
@@ -53,8 +52,13 @@ def index_words(site_dir: Path, lang: str, name: str) -> tuple[dict[str, dict], 
     """An index file's documents by location, and the words of their titles and texts."""
     index = json.loads((site_dir / LANGS[lang] / "search" / name).read_text(encoding="utf-8"))
     docs = {d["location"]: d for d in index["docs"]}
-    text = " ".join(d["title"] + " " + d["text"] for d in docs.values()).replace("\u200b", " ")
+    text = " ".join(searched(d) for d in docs.values()).replace("\u200b", " ")
     return docs, {w.lower() for w in _WORD.findall(text)}
+
+
+def searched(doc: dict) -> str:
+    """Every text search looks at in a document: title, text and the split's search words."""
+    return " ".join([doc["title"], doc["text"], *(doc.get(f, "") for f in WORDS_FIELD)])
 
 
 def shard_only_word(site_dir: Path, lang: str) -> str:
@@ -76,13 +80,13 @@ def site_level_words(site_dir: Path, lang: str) -> list[str]:
     docs, _ = index_words(site_dir, lang, "search_index.json")
 
     def documents_with(word: str) -> int:
-        return sum(word.lower() in (d["title"] + d["text"]).lower() for d in docs.values())
+        return sum(word.lower() in searched(d).lower() for d in docs.values())
 
     def most_telling(text: str) -> list[str]:
         words = _WORD.findall(text.replace("\u200b", " "))
         return [min(words, key=lambda word: (documents_with(word), -len(word)))] if words else []
 
-    return most_telling(docs[RULING]["title"]) + most_telling(docs[RULING]["text"])
+    return most_telling(docs[RULING]["title"]) + most_telling(docs[RULING].get(WORDS, ""))
 
 
 def requests_to(page, part: str) -> list[str]:
@@ -118,8 +122,8 @@ def test_search_elsewhere_finds_every_games_questions_and_terms_without_shards(
     watched, site_url, site_dir, lang
 ) -> None:
     words = site_level_words(site_dir, lang)
-    # The default language's search terms are a jieba dictionary; the others have none.
-    assert len(words) == (2 if lang == LANGUAGES[0] else 1), words
+    # Its question, and a glossary word it uses (every language has them).
+    assert len(words) == 2, words
     for word in words:
         watched.goto(site_url + LANGS[lang])
         hrefs = search(watched, word)

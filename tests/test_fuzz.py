@@ -39,6 +39,8 @@ KEYS = [
     "scoring",
     "formula",
     "terms",
+    "glossary",
+    "aliases",
     "inputs",
     "examples",
     "totals",

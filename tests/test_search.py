@@ -18,8 +18,9 @@ import pytest
 import yaml
 
 from bench import corpus
-from rulesite import search_split
+from rulesite import glossary, search_split
 from rulesite.build import build
+from rulesite.glossary import GameWords, SearchWords, read_synonyms
 from rulesite.mkdocs_project import language_projects, site_path
 from rulesite.plugin import RulesitePlugin
 from rulesite.project import Project
@@ -29,11 +30,24 @@ from tests.helpers import REPO
 SITE = load_site(Project(REPO))
 LANGUAGES = SITE.codes
 """The real site's language codes (``languages:`` in data/site.yaml)."""
-CONFIG = {"lang": ["en", "zh"], "separator": "[\\s\\u200b]+", "pipeline": ["stemmer"]}
+CONFIG = {
+    "lang": ["en", "zh"],
+    "separator": "[\\s\\u200b]+",
+    "pipeline": ["stopWordFilter"],
+    "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1e6}},
+}
 
 
 def doc(location: str, title: str = "T", text: str = "body") -> dict[str, Any]:
     return {"location": location, "title": title, "text": text}
+
+
+HIDDEN_FIELDS = tuple(search_split.WORDS_FIELD)
+"""The fields the split adds: search words, never shown."""
+
+
+def without_hidden_fields(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in d.items() if k not in HIDDEN_FIELDS} for d in docs]
 
 
 def put_back(split: search_split.SplitIndex) -> list[dict[str, Any]]:
@@ -51,46 +65,145 @@ def gzipped(data: dict[str, Any]) -> int:
     return len(gzip.compress(search_split.dump(data), compresslevel=9, mtime=0))
 
 
+def words_of(docs: list[dict[str, Any]], field: str = search_split.WORDS) -> dict[str, str]:
+    return {d["location"]: d.get(field, "") for d in docs}
+
+
 # --- the split, without MkDocs ---------------------------------------------------------------
 
 
+ZWSP = "\u200b"
 SMALL = {
     "config": CONFIG,
     "docs": [
-        doc("", "Home", "<p>every game</p>"),
+        doc("", "Home", "<p>every game: 平手</p>"),
         doc("games/", "All games", "<p>a table</p>"),
         doc("games/nations/", "Nations", "<p>overview</p>"),
-        doc("games/nations/#card", "Card", "<p>\u200b战争强度\u200b与\u200b军力\u200b</p>"),
-        doc(
-            "games/nations/faq/#war", "War \u200b强度\u200b？", "\u200b战争强度" * 2 + "\u200b强度"
-        ),
-        doc("games/clans/", "Clans", "<p>\u200b合约\u200b</p>"),
+        doc("games/nations/#card", "Card", f"<p>{ZWSP}战争强度{ZWSP}与{ZWSP}军力{ZWSP}</p>"),
+        doc("games/nations/faq/", "FAQ", ""),
+        doc("games/nations/faq/#war", f"War{ZWSP}强度？", f"{ZWSP}平手{ZWSP}the General wins"),
+        doc("games/clans/", "Clans", f"<p>{ZWSP}合约{ZWSP}</p>"),
+        doc("games/clans/#ties", "Ties", f"<p>{ZWSP}平手{ZWSP}; the war strength holds</p>"),
     ],
 }
-WORDS = ["战争强度", "合约", "强度", "不在"]
+WORDS = SearchWords(
+    {
+        "nations": GameWords(
+            groups=[["战争强度", "战力"], ["General", "Generals"], ["平手", "平局"]],
+            titles=["Nations", "国家"],
+        ),
+        "clans": GameWords(
+            groups=[["平手", "平局", "并列"], ["war strength", "war strengths"]],
+            titles=["Clans of Caledonia", "加勒多尼亞", "加勒多尼亚"],
+        ),
+    }
+)
 
 
 def test_pages_outside_games_stay_whole_and_game_documents_go_to_their_shard() -> None:
     split = search_split.split_index(SMALL, WORDS)
-    assert split.site["config"] == CONFIG
+    fields = {**CONFIG["fields"], **search_split.WORDS_FIELD}
+    assert split.site["config"] == {**CONFIG, "fields": fields}
     assert [d["location"] for d in split.site["docs"]] == [d["location"] for d in SMALL["docs"]]
-    assert split.site["docs"][:2] == SMALL["docs"][:2]
+    assert split.site["docs"][:2] == SMALL["docs"][:2]  # no words outside the games
     assert list(split.shards) == ["clans", "nations"]
-    assert split.shards["nations"]["docs"] == SMALL["docs"][2:5]
-    assert split.shards["clans"]["docs"] == SMALL["docs"][5:]
-    assert put_back(split) == SMALL["docs"]
+    assert without_hidden_fields(split.shards["nations"]["docs"]) == SMALL["docs"][2:6]
+    assert without_hidden_fields(split.shards["clans"]["docs"]) == SMALL["docs"][6:]
+    assert without_hidden_fields(put_back(split)) == SMALL["docs"]
 
 
-def test_game_documents_keep_their_title_and_the_dictionary_words_the_title_lacks() -> None:
+def test_game_documents_keep_their_title_and_words_and_lose_their_text() -> None:
     site = search_split.split_index(SMALL, WORDS).site["docs"]
-    assert [(d["title"], d["text"]) for d in site[2:]] == [
-        ("Nations", ""),
-        ("Card", "战争强度"),
-        ("War \u200b强度\u200b？", "战争强度"),  # once; 强度 is in the title already
-        ("Clans", "合约"),
+    assert {d["text"] for d in site[2:]} == {""}
+    assert [d["title"] for d in site] == [d["title"] for d in SMALL["docs"]]
+    assert words_of(site[2:]) == {
+        "games/nations/": "",
+        "games/nations/#card": "战争强度 战力",  # the group of a word it uses
+        "games/nations/faq/": "",
+        # General is covered by Generals (searched as a prefix); its title has 强度.
+        "games/nations/faq/#war": "平手 平局 generals",
+        "games/clans/": "",
+        "games/clans/#ties": "平手 平局 并列 war strengths",
+    }
+    # A game's overview is named by every title of the game.
+    names = {k: v for k, v in words_of(site, search_split.NAMES).items() if v}
+    assert names == {
+        "games/nations/": "nations 国家",
+        "games/clans/": "clans of caledonia 加勒多尼亞 加勒多尼亚",
+    }
+
+
+def test_pages_have_their_sections_words() -> None:
+    split = search_split.split_index(SMALL, WORDS)
+    sections = words_of(split.site["docs"], search_split.SECTIONS)
+    assert sections["games/nations/faq/"] == "平手 平局 generals war 强度"  # words and titles
+    assert sections["games/clans/"] == "平手 平局 并列 war strengths ties"
+    # In a shard, every word of the sections' titles and texts too.
+    shard = words_of(split.shards["clans"]["docs"], search_split.SECTIONS)
+    assert shard["games/clans/"] == "平局 并列 strengths ties 平手 the war holds"
+
+
+def test_a_shard_has_the_words_its_text_lacks() -> None:
+    shards = search_split.split_index(SMALL, WORDS).shards
+    assert words_of(shards["clans"]["docs"])["games/clans/#ties"] == "平局 并列 strengths"
+    assert words_of(shards["nations"]["docs"])["games/nations/faq/#war"] == "平局 generals"
+
+
+def test_rule_sections_hold_the_words_of_the_terms_they_explain() -> None:
+    words = SearchWords(
+        {
+            "nations": GameWords(
+                groups=[["平手", "平局"]], titles=[], defined={"ties": ["平手", "平局"]}
+            )
+        }
+    )
+    index = {
+        "config": CONFIG,
+        "docs": [
+            doc("games/nations/rules/", "Rules", ""),
+            doc("games/nations/rules/#ties", "T", ""),
+        ],
+    }
+    site = search_split.split_index(index, words).site["docs"]
+    assert words_of(site, search_split.DEFINES)["games/nations/rules/#ties"] == "平手 平局"
+    # Only on the rules page: a FAQ ruling with the same anchor is not the rule.
+    index["docs"][1] = doc("games/nations/faq/#ties", "T", "")
+    site = search_split.split_index(index, words).site["docs"]
+    assert words_of(site, search_split.DEFINES)["games/nations/faq/#ties"] == ""
+
+
+def test_the_glossary_page_holds_the_stems_of_each_games_chinese_words() -> None:
+    # 战争强度 less its last character: the theme's segmentation of a typed 战争强度 finds it.
+    index = {"config": CONFIG, "docs": [*SMALL["docs"], doc("glossary/#nations", "Nations", "x")]}
+    site = search_split.split_index(index, WORDS).site["docs"]
+    assert site[-1] == {
+        "location": "glossary/#nations",
+        "title": "Nations",
+        "text": "",
+        search_split.SECTIONS: "战争强",
+    }
+    tokens = json.dumps(site[:-1], ensure_ascii=False).replace('"', " ").split()
+    assert "战争强" not in tokens  # once is enough
+
+
+def test_each_game_has_its_own_synonyms() -> None:
+    # 平手 means 平局 in both games, 并列 only in Clans; the home page gets no words.
+    docs = search_split.split_index(SMALL, WORDS).site["docs"]
+    assert "并列" not in " ".join(d.get("words", "") for d in docs if "nations" in d["location"])
+    assert "words" not in docs[0]
+    # No glossary words (a language without them, or a build without the file): titles only.
+    plain = search_split.split_index(SMALL).site["docs"]
+    assert words_of(plain)["games/nations/#card"] == ""
+    assert words_of(plain, search_split.SECTIONS)["games/nations/faq/"] == "war 强度"
+
+
+def test_a_word_is_covered_by_a_longer_word_it_begins() -> None:
+    assert search_split.uncovered(["general", "generals", "war", "平局"], ["warfare"]) == [
+        "generals",
+        "平局",
     ]
-    # No dictionary (English): titles only.
-    assert {d["text"] for d in search_split.split_index(SMALL).site["docs"][2:]} == {""}
+    assert search_split.uncovered(["tie", "tie"], []) == ["tie"]
+    assert search_split.uncovered(["ties"], ["tie"]) == ["ties"]  # tie does not find ties' text
 
 
 def test_every_game_named_gets_a_shard_even_without_documents() -> None:
@@ -116,17 +229,20 @@ def test_written_files_are_byte_reproducible_and_replace_old_shards(tmp_path: Pa
     search_split.write_split(search, split)
     first = {p.name: p.read_bytes() for p in sorted(search.rglob("*.json"))}
     assert sorted(first) == ["clans.json", "nations.json", "search_index.json"]
-    search_split.write_split(search, search_split.split_index(SMALL, list(reversed(WORDS))))
+    search_split.write_split(search, search_split.split_index(SMALL, WORDS))
     assert {p.name: p.read_bytes() for p in sorted(search.rglob("*.json"))} == first
     text = first["search_index.json"].decode("utf-8")
     assert "战争强度" in text and "\n" not in text  # UTF-8 as it is, one line
     assert json.loads(text) == split.site
 
 
-def test_words_come_from_the_jieba_dictionary(tmp_path: Path) -> None:
-    terms = tmp_path / "terms.txt"
-    terms.write_text("战争强度 100000\n\n合约 3 n\n", encoding="utf-8")
-    assert search_split.read_words(terms) == ["战争强度", "合约"]
+def test_synonyms_come_from_the_generated_file(tmp_path: Path) -> None:
+    path = tmp_path / "search-synonyms.json"
+    path.write_text(json.dumps(WORDS.to_json(), ensure_ascii=False), encoding="utf-8")
+    assert read_synonyms(path) == WORDS
+    path.write_text('{"games": []}', encoding="utf-8")
+    with pytest.raises(ValueError, match="expected"):
+        read_synonyms(path)
 
 
 # --- the plugin --------------------------------------------------------------------------------
@@ -155,8 +271,9 @@ def test_game_pages_name_their_shard_for_the_theme(tmp_path: Path) -> None:
 
 
 def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> None:
-    (tmp_path / "terms.txt").write_text("战争强度 100000\n", encoding="utf-8")
-    plugin = plugin_with({"split_search": True, "search_terms": "terms.txt"}, tmp_path)
+    synonyms = tmp_path / "synonyms.json"
+    synonyms.write_text(json.dumps(WORDS.to_json(), ensure_ascii=False), encoding="utf-8")
+    plugin = plugin_with({"split_search": True, "search_synonyms": "synonyms.json"}, tmp_path)
     # Material's search plugin writes the index in on_post_build at the default priority 0.
     assert plugin.on_post_build.mkdocs_priority < 0
     plugin.on_pre_build(config={})
@@ -172,7 +289,7 @@ def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> Non
         "quiet.json",
     ]
     site = json.loads((search / "search_index.json").read_text("utf-8"))
-    assert site == search_split.split_index(SMALL, ["战争强度"]).site
+    assert site == search_split.split_index(SMALL, WORDS).site
 
 
 def test_without_the_option_the_index_is_left_alone(tmp_path: Path) -> None:
@@ -240,28 +357,42 @@ def test_the_split_is_complete(real_project: Project, tmp_path: Path, lang: str)
     split = read_split(real_project.site_dir, lang)
     games = sorted(p.stem for p in (real_project.root / "data" / "games").glob("*.yaml"))
     assert list(split.shards) == games
-    assert split.site["config"] == original["config"]
-    # Every document is in the site-level index; a game's are whole in its shard only.
-    assert put_back(split) == original["docs"]
+    fields = {**original["config"]["fields"], **search_split.WORDS_FIELD}
+    assert split.site["config"] == {**original["config"], "fields": fields}
+    # Every document is in the site-level index; a game's are whole in its shard only; the
+    # glossary page keeps its titles (its terms are each game's search words).
+    listing = [d for d in original["docs"] if d["location"].startswith("glossary/")]
+    assert listing
+    expected = [
+        {**d, "text": ""} if d["location"].startswith("glossary/") else d for d in original["docs"]
+    ]
+    assert without_hidden_fields(put_back(split)) == expected
     for slug, shard in split.shards.items():
         assert shard["docs"] and all(
             search_split.game_of(d["location"]) == slug for d in shard["docs"]
         )
     shortened = [d for d in split.site["docs"] if search_split.game_of(d["location"])]
-    assert sum(len(d["text"]) for d in shortened) * 10 < sum(
-        len(d["text"]) for d in original["docs"] if search_split.game_of(d["location"])
-    )
+    assert {d["text"] for d in shortened} == {""}
 
 
-def test_chinese_site_level_text_is_dictionary_words(real_project: Project) -> None:
-    words = set(
-        search_split.read_words(
-            language_projects(real_project.content_dir, SITE)[0].root / "search-terms.txt"
-        )
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_site_level_words_find_synonyms_and_titles(real_project: Project, lang: str) -> None:
+    site = {d["location"]: d for d in read_split(real_project.site_dir, lang).site["docs"]}
+    words = glossary.read_synonyms(
+        next(p for p in language_projects(real_project.content_dir, SITE) if p.lang == lang).root
+        / glossary.SYNONYMS_FILE
     )
-    site = read_split(real_project.site_dir, LANGUAGES[0]).site["docs"]
-    found = [w for d in site if search_split.game_of(d["location"]) for w in d["text"].split()]
-    assert found and set(found) <= words
+    for slug, game in words.games.items():
+        names = site[f"games/{slug}/"].get(search_split.NAMES, "").split()
+        assert {w.lower() for t in game.titles for w in t.split()} <= set(names), slug
+        # Each section a term's rule section list names holds the term's words (or its title
+        # does: a word is searched as a prefix, so a longer word covers it).
+        for rule, defined in game.defined.items():
+            held = site[f"games/{slug}/rules/#{rule}"]
+            have = f"{held['title']} {held.get(search_split.DEFINES, '')}".replace("\u200b", " ")
+            tokens = have.lower().split()
+            for word in " ".join(defined).lower().replace("-", " ").split():
+                assert any(token.startswith(word) for token in tokens), (slug, rule, word)
 
 
 def test_first_search_at_30_games_is_a_fraction_of_the_whole_index(tmp_path: Path) -> None:

@@ -34,8 +34,8 @@ SLUG_CHARS = 40
 TERMS_LANGUAGE = next(
     (lang.code for lang in SITE.languages if lang.search.jieba), SITE.root_language.code
 )
-"""A game's ``terms`` are Chinese words for the search's segmentation (see model.py): those of
-the first language whose search uses jieba."""
+"""A game's glossary names are Chinese words for the search's segmentation (see glossary.py):
+those of the first language whose search uses jieba."""
 SLUG_LANGUAGE = SITE.names_language
 """Slugs are made of the titles in the language of BoardGameGeek's names."""
 END_PUNCTUATION = ".。?？!！:：;；"
@@ -281,8 +281,26 @@ def distinct_game(
     """``source`` with every text rewritten and new unique names."""
     game = _rewrite(copy.deepcopy(source), writer)
     _name(game, stem, writer, taken)
-    game["terms"] = writer.terms(len(source.get("terms", [])), taken.terms)
+    _name_glossary(game, writer, taken)
     return game
+
+
+def _name_glossary(game: dict[str, Any], writer: TextWriter, taken: Taken) -> None:
+    """Glossary terms named anew: in the jieba language by word pairs no other game has (the
+    search dictionary), elsewhere by their rewritten names made unique in the game; aliases are
+    left out (a game's names and aliases must each mean one term)."""
+    terms = game.get("glossary", [])
+    names = writer.terms(len(terms), taken.terms)
+    for lang in LANGUAGES:
+        seen: set[str] = set()
+        for index, term in enumerate(terms):
+            name = names[index] if lang == TERMS_LANGUAGE else term["name"][lang]
+            if name.casefold() in seen:
+                name = f"{name} {index}"
+            seen.add(name.casefold())
+            term["name"][lang] = name
+    for term in terms:
+        term.pop("aliases", None)
 
 
 def _rewrite(value: Any, writer: TextWriter) -> Any:

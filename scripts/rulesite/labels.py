@@ -137,6 +137,12 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "calc_help_toggle": frozenset({"field"}),
     "colon": frozenset(),
     "page_home": frozenset(),
+    # The glossary (rules page section and site-wide page)
+    "glossary_heading": frozenset(),
+    "glossary_aliases": frozenset(),
+    "glossary_rules": frozenset(),
+    "page_glossary": frozenset(),
+    "glossary_intro": frozenset({"count"}),
     # Jump lists, the topic index, the games index's filters, the ¶ share links
     "jump_label": frozenset(),
     "jump_sections": frozenset({"count"}),

@@ -29,6 +29,7 @@ import yaml
 from rulesite.errors import BuildError
 from rulesite.export import write_export
 from rulesite.feed import write_feed
+from rulesite.glossary import SYNONYMS_FILE, dictionary_words, write_synonyms
 from rulesite.images import copy_images
 from rulesite.model import Language, SiteData
 from rulesite.project import Project
@@ -145,6 +146,7 @@ def language_config(
     }
     if language.search.jieba:
         plugin_options = {"search_terms": SEARCH_TERMS, **plugin_options}
+    plugin_options["search_synonyms"] = SYNONYMS_FILE
     plugins = _base_plugins(config.get("plugins"), language)
     config["plugins"] = [{"rulesite": plugin_options}, *plugins]
     return config
@@ -218,6 +220,7 @@ def write_projects(
         )
         if language.language.search.jieba:
             write_search_dictionary(catalog, language.root / SEARCH_TERMS)
+        write_synonyms(catalog.games, language.lang, language.root / SYNONYMS_FILE)
         # Static files MkDocs copies as they are: the feed per language, the JSON export once.
         write_feed(language.docs_dir, catalog, language.language, config)
         if language.is_default:
@@ -237,7 +240,7 @@ def write_search_dictionary(catalog: Catalog, path: Path) -> Path:
     that use jieba stay whole words (one dictionary for all of them: jieba's table is global)."""
     jieba_languages = [lang.code for lang in catalog.site.languages if lang.search.jieba]
     terms = sorted(
-        {term for game in catalog.games for term in game.terms}
+        set(dictionary_words(catalog.games))
         | {game.title.get(code) for game in catalog.games for code in jieba_languages}
     )
     path.write_text(

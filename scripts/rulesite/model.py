@@ -943,6 +943,46 @@ class Change(Record):
     game's sources by id, as rule sections and rulings cite them."""
 
 
+def _alias_length(value: str) -> str:
+    if len(value) > 60:
+        raise ValueError(f"an alias is at most 60 characters; this one has {len(value)}")
+    return value
+
+
+GlossaryAlias = Annotated[
+    str,
+    Strict(),
+    AfterValidator(_short_text),
+    AfterValidator(_one_line),
+    AfterValidator(_alias_length),
+]
+"""Another name of a glossary term in one language: one line, at most 60 characters."""
+
+
+class GlossaryTerm(Record):
+    """One game term: its name and other names in each language, what it means, where it rules.
+
+    The glossary is shown on the game's rules page (``#glossary``, one ``#term-<id>`` each) and
+    on the site-wide glossary page; its names and aliases are search words: Chinese ones are kept
+    whole by the search's word segmentation, and searching any of a term's names or aliases finds
+    the sections that use another of them (平局 finds the rulings that say 平手 or 并列)."""
+
+    id: Slug
+    """Anchor of the term (``#term-<id>``), the same in every language; unique in the game."""
+    name: ShortText
+    """The term as the rules say it, per language (the official English term in English)."""
+    aliases: dict[str, Annotated[list[GlossaryAlias], Field(max_length=20)]] = Field(
+        default_factory=dict
+    )
+    """Other names players use, per language code (``zh: [平局, 并列]``): synonyms, a
+    Simplified spelling of a Traditional title, a short form; at most 20 per language. Search
+    treats them as the name; the glossary lists them."""
+    definition: Text
+    """What the term means, in a sentence or two."""
+    rules: list[Slug] = Field(default_factory=list, max_length=10)
+    """Ids of the rule sections that explain it (each is linked)."""
+
+
 class Game(Record):
     """Everything the site shows about one game (``data/games/<slug>.yaml``)."""
 
@@ -968,8 +1008,8 @@ class Game(Record):
     """Where the facts come from."""
     learning: list[LearningResource] = Field(default_factory=list, max_length=30)
     """Learning resources; empty when none is confirmed."""
-    terms: list[NonBlank] = Field(default_factory=list, max_length=500)
-    """Chinese game terms kept whole by the search's word segmentation (e.g. 战争强度)."""
+    glossary: list[GlossaryTerm] = Field(default_factory=list, max_length=300)
+    """Game terms with their names, aliases and meaning (glossary section and page, search)."""
     scoring: list[Calculator] = Field(default_factory=list, max_length=10)
     """End-game scoring calculators."""
     changes: list[Change] = Field(default_factory=list, max_length=100)

@@ -4,14 +4,16 @@ Installed by entry point (``mkdocs.plugins``: ``rulesite``), so each generated p
 with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, which loads
 ``mkdocs.plugins`` entry points too). Four jobs:
 
-- **search terms**: each game's Chinese terms are a jieba user dictionary, so search keeps them
-  whole words. jieba's word table is global and loading words raises their frequencies, so every
-  build starts from the stock table (a second build in one process segments like the first).
+- **search terms**: the glossaries' Chinese names and aliases and the game titles are a jieba
+  user dictionary, so search keeps them whole words. jieba's word table is global and loading
+  words raises their frequencies, so every build starts from the stock table (a second build in
+  one process segments like the first).
 - **build date**: the sitemap's dates come from ``SOURCE_DATE_EPOCH``; the generated config
   carries the data's newest verification date, used when the environment does not set one.
 - **search that scales**: after Material's search plugin has written the language's index, it is
-  split into a small site-level index and one shard per game (``search_split.py``); game pages
-  name their shard for ``assets/search-shards.js``, which merges it in when search loads.
+  split into a small site-level index and one shard per game (``search_split.py``), every
+  document given the glossary's synonyms it uses as search words (``search_synonyms``); game
+  pages name their shard for ``assets/search-shards.js``, which merges it in when search loads.
 - **offline** (option ``offline``): the web app manifest, what each game needs offline, the
   offline page and the service worker with its build id (``offline.py``).
 """
@@ -28,6 +30,7 @@ from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
 from rulesite import offline, search_split
+from rulesite.glossary import read_synonyms
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -42,7 +45,10 @@ class RulesitePluginConfig(base.Config):
     offline = c.Type(bool, default=False)
     """Offline and installable: manifest, offline lists and page, service worker (offline.py)."""
     split_search = c.Type(bool, default=False)
-    """Split search: titles, questions and terms site-wide; each game's full text apart."""
+    """Split search: titles, questions and glossary words site-wide; each game's full text apart."""
+    search_synonyms = c.Optional(c.File(exists=True))
+    """The language's glossary synonym groups and game titles (JSON, ``glossary.py``), relative
+    to the config file; used by ``split_search``."""
 
 
 class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
@@ -79,7 +85,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def on_post_build(self, *, config) -> None:
         if self.config.split_search:
             split_search_index(
-                Path(config.site_dir) / "search", self.config.search_terms, self._games
+                Path(config.site_dir) / "search", self.config.search_synonyms, self._games
             )
         if self.config.offline:  # after the split: offline.json names the index and shards
             offline.write_offline_files(config)
@@ -90,14 +96,14 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             self._epoch_set_here = False
 
 
-def split_search_index(search_dir: Path, words_file: str | None, games: set[str]) -> None:
+def split_search_index(search_dir: Path, synonyms_file: str | None, games: set[str]) -> None:
     """Split the index Material wrote in ``search_dir`` into the site-level index and shards."""
     index_file = search_dir / search_split.INDEX_FILE
     if not index_file.is_file():
         log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
         return
     index = json.loads(index_file.read_text(encoding="utf-8"))
-    words = search_split.read_words(words_file) if words_file else []
+    words = read_synonyms(synonyms_file) if synonyms_file else None
     search_split.write_split(search_dir, search_split.split_index(index, words, games))
     log.debug("split the search index of %s into %d game shards", search_dir, len(games))
 

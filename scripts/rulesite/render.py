@@ -193,6 +193,7 @@ class Renderer:
         return {
             f"{lang}/index.md": self.home(lang),
             f"{lang}/games/index.md": self.games_index(lang),
+            f"{lang}/glossary/index.md": self.glossary(lang),
             f"{lang}/topics/index.md": self.topics_index(lang),
         }
 
@@ -205,6 +206,9 @@ class Renderer:
 
     def home(self, lang: str) -> str:
         return self._render("home.md.j2", lang, games=self.catalog.games)
+
+    def glossary(self, lang: str) -> str:
+        return self._render("glossary.md.j2", lang, games=self.catalog.games)
 
     def games_index(self, lang: str) -> str:
         games = self.catalog.games

@@ -5,21 +5,29 @@ language downloads it whole; at 100 games that is about 800 KB gzipped. The spli
 download small and the results of the game being read complete:
 
 - the **site-level index** stays at ``search/search_index.json``, the file the theme loads: the
-  same ``config``, the same documents in the same order; pages outside the games (home, games
-  index) whole; a game's documents keep their location and title (page titles, rule titles, FAQ
-  questions), and their text becomes the search words (the Chinese terms of the jieba
-  dictionary) found in it, so a term leads to the sections that use it;
-- a **shard** per game, ``search/shards/<slug>.json``: the game's documents as Material wrote
-  them (``{"docs": [...]}``).
+  same ``config`` (plus the ``words`` field), the same documents in the same order; pages outside
+  the games whole (home, games index), but for the glossary page, which keeps only its titles (its
+  terms are each game's search words already); a game's documents keep their location and title
+  (page titles, rule titles, FAQ questions) and their search words, and lose their text;
+- a **shard** per game, ``search/shards/<slug>.json``: the game's documents whole
+  (``{"docs": [...]}``), with their search words.
+
+**Search words** (a hidden ``words`` field, searched like the text): every member of each
+glossary synonym group a document uses (a section saying 平手 is found by 平局 and 并列, one
+saying General by Generals), and on a game's overview the game's titles in every language. A
+page's document also holds its sections' words (in a shard, every word of its sections), so the
+page's own result matches the query and its link highlights it on landing (``?h=``).
 
 On a game's pages the theme's ``assets/search-shards.js`` merges that game's shard into the
 site-level index before Material's search reads it (each shard document replaces the site-level
 document of the same location): the game being read is searched in full text, every other game
-by its titles, questions and terms. Elsewhere the site-level index is used as it is.
+by its titles, questions and glossary words. Elsewhere the site-level index is used as it is.
 """
 
 from __future__ import annotations
 
+import bisect
+import html
 import json
 import re
 import shutil
@@ -28,14 +36,42 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulesite.glossary import SearchWords
+
 INDEX_FILE = "search_index.json"
 """Material's index, in the language site's ``search/`` folder; the site-level index replaces it."""
 SHARDS_DIR = "shards"
 """Under ``search/``: one ``<slug>.json`` per game."""
 _GAME_LOCATION = re.compile(r"games/([a-z0-9-]+)/")
 """A game's pages (``games/<slug>/...``), as page URLs and index locations spell them."""
-_TOKEN_SEPARATOR = re.compile(r"[\s\u200b]+")
-"""Material's Chinese segmentation joins jieba's words with zero-width spaces."""
+_MARKUP = re.compile(r"<[^>]*>")
+"""Tags in an index text (Material keeps some markup in ``text``)."""
+_LISTING = re.compile(r"glossary/")
+"""Site-wide pages that repeat every game's glossary: titles only in the index (their words are
+in each game's documents already, and their text would grow the index with every game)."""
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+"""A word of Han characters only."""
+_EDGES = re.compile(r"^\W+|\W+$")
+"""Punctuation around a word (《Nations》, "it?"), which the theme's search trims too."""
+WORDS = "words"
+"""A field of every document that has search words: read by the theme's search like ``text``
+(each field of the index's ``config.fields`` is searched), never shown."""
+NAMES = "names"
+"""A field of a game's overview: the game's titles in every language, and their aliases."""
+DEFINES = "defines"
+"""A field of a rule section's document: the words of the glossary terms it explains."""
+SECTIONS = "sections"
+"""A field of a page's document: the words of its sections (``with_page_words``); never shown."""
+WORDS_FIELD = {
+    NAMES: {"boost": 1000.0},
+    WORDS: {"boost": 1.0},
+    DEFINES: {"boost": 10.0},
+    SECTIONS: {"boost": 0.01},
+}
+"""The fields in the index's ``config.fields``: ``names`` weighs like a title (a game's name
+finds its overview first, in any language), ``words`` like the text, ``defines`` more (a term's
+own sections come before those that mention it), ``sections`` next to nothing (it only makes a
+page match with its sections)."""
 
 
 @dataclass(frozen=True)
@@ -60,45 +96,198 @@ def shard_path(slug: str) -> str:
 
 
 def split_index(
-    index: dict[str, Any], words: Iterable[str] = (), games: Iterable[str] = ()
+    index: dict[str, Any], words: SearchWords | None = None, games: Iterable[str] = ()
 ) -> SplitIndex:
-    """Split Material's ``index``; ``words`` are kept in the site-level text where they occur,
-    and every slug in ``games`` gets a shard, even one without documents."""
-    vocabulary = frozenset(words)
+    """Split Material's ``index``, with the glossary's ``words`` as each document's ``words``;
+    every slug in ``games`` gets a shard, even one without documents."""
+    config = {**index["config"], "fields": {**index["config"]["fields"], **WORDS_FIELD}}
+    tokens = Tokenizer(config["separator"])
+    finder = SynonymFinder(words or SearchWords({}), tokens)
+    docs = [finder.with_words(doc) for doc in index["docs"]]
     shards: dict[str, list[dict[str, Any]]] = {slug: [] for slug in games}
     site_docs = []
-    for doc in index["docs"]:
+    for doc in docs:
         slug = game_of(doc["location"])
         if slug is None:
-            site_docs.append(doc)
+            site_docs.append(shortened(doc) if _LISTING.match(doc["location"]) else doc)
             continue
-        shards.setdefault(slug, []).append(doc)
-        site_docs.append({**doc, "text": words_in(doc, vocabulary)})
+        site_docs.append(shortened(doc))
+        shards.setdefault(slug, []).append(without_text_words(doc, tokens))
+    site_docs = with_page_words(site_docs, tokens, full_text=False)
     return SplitIndex(
-        site={**index, "docs": site_docs},
-        shards={slug: {"docs": docs} for slug, docs in sorted(shards.items())},
+        site={**index, "config": config, "docs": finder.with_stems(site_docs)},
+        shards={
+            slug: {"docs": with_page_words(docs, tokens, full_text=True)}
+            for slug, docs in sorted(shards.items())
+        },
     )
 
 
-def words_in(doc: dict[str, Any], vocabulary: frozenset[str]) -> str:
-    """The vocabulary words of ``doc``'s text that its title lacks, in order, each once.
-
-    The text is already segmented with the same dictionary, so a word is a whole token.
-    """
-    if not vocabulary:
-        return ""
-    in_title = set(_TOKEN_SEPARATOR.split(doc["title"]))
-    found: dict[str, None] = {}
-    for token in _TOKEN_SEPARATOR.split(doc["text"]):
-        if token in vocabulary and token not in in_title:
-            found[token] = None
-    return " ".join(found)
+def shortened(doc: dict[str, Any]) -> dict[str, Any]:
+    """A game's document in the site-level index: its location, title and search words."""
+    short = {"location": doc["location"], "title": doc["title"], "text": ""}
+    for name in (NAMES, WORDS, DEFINES):
+        if doc.get(name):
+            short[name] = doc[name]
+    return short
 
 
-def read_words(path: str | Path) -> list[str]:
-    """The words of a jieba user dictionary (``word [frequency] [tag]`` per line)."""
-    text = Path(path).read_text(encoding="utf-8")
-    return [line.split()[0] for line in text.splitlines() if line.strip()]
+def with_page_words(
+    docs: list[dict[str, Any]], tokens: Tokenizer, *, full_text: bool
+) -> list[dict[str, Any]]:
+    """Each page's document also holds, as ``sections``, its sections' search words and title
+    words (and, with ``full_text``, in a shard, every word of their texts): a page is found
+    whenever one of its sections is, so the page's result, listed first, carries the query words
+    too (``?h=``, the highlight on landing). The field weighs almost nothing, so results still
+    rank by the sections themselves."""
+    extra: dict[str, dict[str, None]] = {}
+    for doc in docs:
+        page, _, anchor = doc["location"].partition("#")
+        if not anchor:
+            continue
+        found = extra.setdefault(page, {})
+        found.update(dict.fromkeys(doc.get(WORDS, "").split()))
+        found.update(dict.fromkeys(doc.get(DEFINES, "").split()))
+        found.update(dict.fromkeys(tokens.words(doc["title"])))
+        if full_text:
+            found.update(dict.fromkeys(tokens.words(doc["text"])))
+    result = []
+    for doc in docs:
+        more = extra.get(doc["location"]) if "#" not in doc["location"] else None
+        if more:
+            own = [*tokens.words(doc["title"]), *tokens.words(doc["text"])]
+            words = uncovered(more, [*own, *doc.get(WORDS, "").split()])
+            doc = {**doc, SECTIONS: " ".join(words)} if words else doc
+        result.append(doc)
+    return result
+
+
+class Tokenizer:
+    """Words of an index text as the theme's search splits them: markup dropped, split on the
+    index's separator (Chinese is already segmented by jieba, joined with zero-width spaces),
+    lower-cased."""
+
+    def __init__(self, separator: str) -> None:
+        self._separator = re.compile(separator)
+
+    def words(self, text: str) -> list[str]:
+        text = html.unescape(_MARKUP.sub(" ", text))
+        words = (_EDGES.sub("", word).lower() for word in self._separator.split(text) if word)
+        return [word for word in words if word]
+
+
+class SynonymFinder:
+    """Finds the synonym groups of its game a document uses, and gives it every member as
+    search words; pages outside the games get none (they are searched in full everywhere)."""
+
+    def __init__(self, words: SearchWords, tokens: Tokenizer) -> None:
+        self._tokens = tokens
+        self._titles = {slug: self._words_of(game.titles) for slug, game in words.games.items()}
+        # Per game, first word of each member → (member's words, the group's words).
+        self._starts: dict[str, dict[str, list[tuple[tuple[str, ...], list[str]]]]] = {}
+        for slug, game in words.games.items():
+            starts = self._starts.setdefault(slug, {})
+            for group in game.groups:
+                group_words = self._words_of(group)
+                for member in group:
+                    member_words = tuple(tokens.words(member))
+                    if member_words:
+                        starts.setdefault(member_words[0], []).append((member_words, group_words))
+
+        self._defined = {slug: game.defined for slug, game in words.games.items()}
+        # Per game, its Chinese glossary words of 3+ characters → the word less its last one.
+        self._stems = {
+            slug: {
+                word: word[:-1]
+                for group in game.groups
+                for member in group
+                for word in tokens.words(member)
+                if len(word) >= 3 and _HAN.fullmatch(word)
+            }
+            for slug, game in words.games.items()
+        }
+
+    def _words_of(self, members: Iterable[str]) -> list[str]:
+        return list(dict.fromkeys(w for member in members for w in self._tokens.words(member)))
+
+    def with_words(self, doc: dict[str, Any]) -> dict[str, Any]:
+        """``doc`` with its search words: ``words``, the members of its game's groups it uses
+        that its title lacks; ``defines``, those of the terms a rule section explains; and on a
+        game's overview ``names``, every title of the game."""
+        slug = game_of(doc["location"])
+        if slug is None:
+            return doc
+        title = self._tokens.words(doc["title"])
+        found: dict[str, None] = {}
+        starts = self._starts.get(slug, {})
+        for sequence in (title, self._tokens.words(doc["text"])):
+            for index, word in enumerate(sequence):
+                for member, group in starts.get(word, ()):
+                    if tuple(sequence[index : index + len(member)]) == member:
+                        found.update(dict.fromkeys(group))
+        page, _, anchor = doc["location"].partition("#")
+        defines = self._defined.get(slug, {}).get(anchor, []) if page.endswith("/rules/") else []
+        defines = uncovered(self._words_of(defines), title)
+        words = uncovered(found, [*title, *defines])
+        doc = {**doc, WORDS: " ".join(words)} if words else doc
+        if defines:
+            doc = {**doc, DEFINES: " ".join(defines)}
+        if doc["location"] == f"games/{slug}/" and self._titles.get(slug):
+            doc = {**doc, NAMES: " ".join(self._titles[slug])}
+        return doc
+
+    def with_stems(self, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The glossary page's section of each game (``glossary/#<slug>``) with, as
+        ``sections``, each of the game's Chinese glossary words of 3+ characters less its last
+        character (a *stem*).
+
+        Why: the theme splits a typed run of Han characters into words of its index, looking
+        only at pieces shorter than the whole run (``segment`` in Material's search), so a typed
+        glossary word is searched as its longest shorter piece in the index (黄金时代 as 黄金
+        and 时), each as a prefix. With the stem somewhere in the index, the piece is the stem,
+        whose prefix search finds the word (黄金时代 as 黄金时*). Once per game is enough, and
+        the glossary's section of the game is a fair (if faint) result for its terms.
+        Two-character words cannot be helped this way: their one-character stem would split
+        every other word."""
+        result = []
+        for doc in docs:
+            page, _, anchor = doc["location"].partition("#")
+            stems = self._stems.get(anchor) if _LISTING.fullmatch(page) else None
+            if stems:
+                # Each stem as it is: the theme's segmentation looks for the exact piece.
+                words = dict.fromkeys([*doc.get(SECTIONS, "").split(), *stems.values()])
+                doc = {**doc, SECTIONS: " ".join(words)}
+            result.append(doc)
+        return result
+
+
+def without_text_words(doc: dict[str, Any], tokens: Tokenizer) -> dict[str, Any]:
+    """A shard's document: its search words minus those its title and text already cover."""
+    if not doc.get(WORDS):
+        return doc
+    present = [*tokens.words(doc["title"]), *tokens.words(doc["text"])]
+    words = uncovered(doc[WORDS].split(), present)
+    if words:
+        return {**doc, WORDS: " ".join(words)}
+    return {key: value for key, value in doc.items() if key != WORDS}
+
+
+def uncovered(candidates: Iterable[str], present: Iterable[str]) -> list[str]:
+    """The ``candidates`` a search would not already find among ``present`` and the other
+    candidates, in order, each once. The theme searches every typed word as a prefix
+    (``general`` finds ``generals``), so a word is covered by any word it begins."""
+    wanted = list(dict.fromkeys(candidates))
+    everything = sorted(set(wanted) | set(present))
+    present_set = set(present)
+    result = []
+    for word in wanted:
+        if word in present_set:
+            continue
+        at = bisect.bisect_right(everything, word)
+        if at < len(everything) and everything[at].startswith(word):
+            continue  # a longer word begins with it
+        result.append(word)
+    return result
 
 
 def dump(data: dict[str, Any]) -> bytes:

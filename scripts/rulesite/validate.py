@@ -16,6 +16,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from rulesite import markup
 from rulesite.errors import DataError, Problem
+from rulesite.glossary import check_glossary
 from rulesite.images import ImageFile, check_game_images, image_references
 from rulesite.labels import check_labels
 from rulesite.load import Document, KeyPath, load_yaml_bytes, read_data_file, yaml_files
@@ -345,6 +346,8 @@ def check_game(
         )
     problems += _duplicates(doc, "rules", [r.id for r in game.rules], "rule section id")
     problems += _duplicates(doc, "faq", [r.id for r in game.faq], "ruling id")
+    problems += _duplicates(doc, "glossary", [term.id for term in game.glossary], "glossary id")
+    problems += check_glossary(game, doc, site.codes if site is not None else None)
     problems += check_changes(game, doc, today)
     rule_ids = {r.id for r in game.rules}
     known = ", ".join(sorted(rule_ids))
@@ -482,6 +485,9 @@ def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
     for index, change in enumerate(game.changes):
         for ref_index, ref in enumerate(change.rules):
             yield ("changes", index, "rules", ref_index), ref
+    for index, term in enumerate(game.glossary):
+        for ref_index, ref in enumerate(term.rules):
+            yield ("glossary", index, "rules", ref_index), ref
 
 
 def check_changes(game: Game, doc: Document, today: dt.date) -> list[Problem]:

@@ -1,0 +1,113 @@
+"""Game glossaries: what search takes from them, and the pages that show them.
+
+Their validation messages are bad-data cases (``tests/data/bad/glossary-*``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rulesite import glossary
+from rulesite.model import Game
+from tests.site_checks import LANGS
+from tests.test_site import CATALOG
+
+GAMES: dict[str, Game] = {game.slug: game for game in CATALOG.games}
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [
+        ("General", ["Generals"]),
+        ("Financiers", ["Financier"]),
+        ("supremacy", ["supremacies"]),
+        ("Supremacies", ["Supremacy"]),
+        ("war strength", ["war strengths"]),
+        ("box", ["boxes"]),
+        ("boxes", ["box"]),
+        ("day", ["days"]),
+        ("tied", []),
+        ("slaughtering", []),
+        ("bonus", []),
+        ("VP", []),
+        ("平手", []),
+    ],
+)
+def test_english_plurals_and_singulars(word: str, forms: list[str]) -> None:
+    assert glossary.inflections(word) == forms
+
+
+def test_a_game_gives_synonym_groups_titles_and_the_sections_that_define_terms() -> None:
+    clans = GAMES.get("clans-of-caledonia")
+    if clans is None:
+        pytest.skip("the Clans of Caledonia data is not in data/games/")
+    zh = glossary.game_words(clans, "zh")
+    assert ["平手", "平局", "并列"] in zh.groups
+    # The term named like the game gives its titles, its aliases included, not a group.
+    assert set(zh.titles) == {"Clans of Caledonia", "加勒多尼亞", "加勒多尼亚"}
+    assert all("加勒多尼亚" not in group for group in zh.groups)
+    assert {"平手", "平局", "并列"} <= set(zh.defined["rankings-and-ties"])
+    en = glossary.game_words(clans, "en")
+    assert ["tie", "ties", "tied"] in en.groups
+    assert ["settlement", "settlements"] in en.groups
+    words = glossary.search_words(CATALOG.games, "en")
+    assert glossary.SearchWords.from_json(words.to_json()) == words
+
+
+def test_the_dictionary_has_every_chinese_name_alias_and_title(tmp_path: Path) -> None:
+    words = set(glossary.dictionary_words(CATALOG.games))
+    for game in CATALOG.games:
+        assert game.title.get("zh").replace(" ", "") in words or not re.search(
+            r"[\u4e00-\u9fff]", game.title.get("zh")
+        )
+        for term in game.glossary:
+            assert term.name.get("zh").replace(" ", "") in words
+            assert set(term.aliases.get("zh", [])) <= words
+    assert not [w for w in words if not re.search(r"[\u4e00-\u9fff]", w)]  # Chinese only
+
+
+def test_synonyms_file_round_trips(tmp_path: Path) -> None:
+    path = glossary.write_synonyms(CATALOG.games, "zh", tmp_path / "synonyms.json")
+    assert glossary.read_synonyms(path) == glossary.search_words(CATALOG.games, "zh")
+    assert path.read_bytes() == glossary.write_synonyms(CATALOG.games, "zh", path).read_bytes()
+
+
+# --- the pages ------------------------------------------------------------------------------
+
+
+def page(site_dir: Path, lang: str, path: str) -> str:
+    return (site_dir / LANGS[lang] / path / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_pages_end_with_the_glossary_one_anchor_per_term(site_dir: Path, lang: str) -> None:
+    for game in CATALOG.games:
+        html = page(site_dir, lang, f"games/{game.slug}/rules")
+        if not game.glossary:
+            assert 'id="glossary"' not in html
+            continue
+        section = html[html.index('id="glossary"') :]
+        ids = re.findall(r'<div class="rs-term" id="term-([a-z0-9-]+)"', section)
+        assert ids == [term.id for term in game.glossary], game.slug
+        for term in game.glossary:
+            # Each term links the rule sections that explain it, on the same page.
+            for rule in term.rules:
+                assert f'href="#{rule}"' in section, (game.slug, term.id, rule)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_glossary_page_lists_every_term_with_a_link_to_its_entry(
+    site_dir: Path, lang: str
+) -> None:
+    html = page(site_dir, lang, "glossary")
+    for game in CATALOG.games:
+        for term in game.glossary:
+            anchor = f'id="{game.slug}--{term.id}"'
+            assert anchor in html, (game.slug, term.id)
+            link = f'href="../games/{game.slug}/rules/#term-{term.id}"'
+            assert link in html, (game.slug, term.id)
+    # Names in the other languages are marked with their language.
+    assert re.search(r'<span class="rs-term__other" lang="[a-zA-Z-]+">', html)

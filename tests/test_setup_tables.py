@@ -52,11 +52,13 @@ def test_a_table_is_shown_in_its_rule_section_in_every_language(tmp_path: Path) 
 def test_a_table_without_a_rule_has_a_section_of_its_own(tmp_path: Path) -> None:
     pages = rendered(tmp_path)
     en = pages["en/games/extra-game/rules.md"]
-    assert en.rstrip().endswith(
+    table = (
         "## Target score by player count {#scores-by-count}\n\n"
         '<div class="rs-setup" markdown="1">\n\n'
         "| Players | Target |\n|---:|---:|\n| 4 | 12 |\n\n</div>"
     )
+    # After the last rule section (and before anything the page adds after the rules).
+    assert en.index(table) > en.index("## Scoring {#scoring}")
     assert "## 各人数的目标分 {#scores-by-count}" in pages["zh/games/extra-game/rules.md"]
 
 

@@ -347,6 +347,7 @@ def check_game(
     problems += _duplicates(doc, "rules", [r.id for r in game.rules], "rule section id")
     problems += _duplicates(doc, "faq", [r.id for r in game.faq], "ruling id")
     problems += _duplicates(doc, "glossary", [term.id for term in game.glossary], "glossary id")
+    problems += _glossary_anchors_taken(game, doc)
     problems += check_glossary(game, doc, site.codes if site is not None else None)
     problems += check_changes(game, doc, today)
     rule_ids = {r.id for r in game.rules}
@@ -488,6 +489,31 @@ def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
     for index, term in enumerate(game.glossary):
         for ref_index, ref in enumerate(term.rules):
             yield ("glossary", index, "rules", ref_index), ref
+
+
+GLOSSARY_ANCHOR = "glossary"
+"""Anchor of the rules page's glossary; each of its terms is ``#term-<id>``."""
+
+
+def _glossary_anchors_taken(game: Game, doc: Document) -> list[Problem]:
+    """Rule sections and setup tables are anchors on the rules page, beside the glossary's: an
+    id among those would make two elements share an anchor, and links land on the first."""
+    anchored: list[tuple[KeyPath, str]] = [
+        *((("rules", index, "id"), section.id) for index, section in enumerate(game.rules)),
+        *((("setup", index, "id"), table.id) for index, table in enumerate(game.setup)),
+    ]
+    problems = []
+    for path, anchor in anchored:
+        if anchor == GLOSSARY_ANCHOR:
+            message = f"{anchor!r} is the anchor of the rules page's glossary; choose another id"
+            problems.append(doc.problem(path, message))
+        elif anchor.startswith("term-"):
+            message = (
+                f"{anchor!r}: ids starting with 'term-' are the glossary terms' anchors on the "
+                "rules page; choose another id"
+            )
+            problems.append(doc.problem(path, message))
+    return problems
 
 
 def check_changes(game: Game, doc: Document, today: dt.date) -> list[Problem]:

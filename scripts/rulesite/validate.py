@@ -543,7 +543,8 @@ def check_changes(game: Game, doc: Document, today: dt.date) -> list[Problem]:
             if ref not in ruling_ids:
                 problems.append(
                     doc.problem(
-                        (*where, "faq", ref_index), f"no FAQ ruling with id {ref!r} (known: {known})"
+                        (*where, "faq", ref_index),
+                        f"no FAQ ruling with id {ref!r} (known: {known})",
                     )
                 )
     return problems

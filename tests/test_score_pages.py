@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulesite import markup
-from rulesite.project import LANGUAGES, Project
+from rulesite.project import Project
 from rulesite.render import render_pages
 from rulesite.validate import load_catalog
 from tests.helpers import REPO
@@ -13,6 +13,7 @@ from tests.helpers import REPO
 PROJECT = Project(REPO)
 CATALOG = load_catalog(PROJECT)
 PAGES = render_pages(PROJECT, CATALOG)
+LANGUAGES = CATALOG.site.codes
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,7 @@ CONFIG_HEADER = (
 )
 NO_SITE_URL = (
     "note: no site address (RULESITE_SITE_URL, or site_url in mkdocs.yml): the pages carry no "
-    "canonical link and no sitemap.xml is written; set it to the published address"
+    "canonical link and sitemap.xml lists no page; set it to the published address"
 )
 """What ``rulesite build`` says when the base settings give no ``site_url``."""
 OFFLINE_LABELS = ("title", "text", "retry")

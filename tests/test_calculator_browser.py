@@ -31,16 +31,20 @@ def js_score(page, calc_id: str, players: list[dict], settings: dict) -> dict:
     )
 
 
+def setting_values(setting: dict) -> list:
+    """Every value a setting of the compiled model can take (a yes/no setting has no options)."""
+    return setting["options"] if setting["kind"] == "choice" else [True, False]
+
+
 @pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
 def test_browser_and_python_agree(page, site_url, calc_id: str) -> None:
     page.goto(site_url + PAGES[calc_id])
     assert page_model(page, calc_id)["model"] == json.loads(json.dumps(MODELS[calc_id]))
     rng = random.Random(calc_id)
     cases = [(e.players, e.settings) for e in CALCULATORS[calc_id].examples]
-    options = [s["options"] for s in MODELS[calc_id]["settings"]]
     for _ in range(100):
-        settings = {s["id"]: rng.choice(s["options"]) for s in MODELS[calc_id]["settings"]}
-        cases.append((random_players(calc_id, rng), settings if options else {}))
+        settings = {s["id"]: rng.choice(setting_values(s)) for s in MODELS[calc_id]["settings"]}
+        cases.append((random_players(calc_id, rng), settings))
     for players, settings in cases:
         expected = score(MODELS[calc_id], players, settings).as_json()
         assert js_score(page, calc_id, players, settings) == expected, players

@@ -68,14 +68,21 @@ def write_offline_files(config: Any) -> None:
     write_offline_page(site, config)
     extra_files = [MANIFEST, *(icon for icon, _, _ in ICONS), *search_worker_files(config)]
     lists = offline_lists(game_files(site, extra_files, previous_lists(site)))
-    (site / LISTS).write_text(
-        json.dumps(lists, separators=(",", ":"), sort_keys=True) + "\n",
-        encoding="utf-8",
-        newline="\n",
-    )
+    write_if_changed(site / LISTS, json.dumps(lists, separators=(",", ":"), sort_keys=True) + "\n")
     settings = {"build": build_id(config), "offline": OFFLINE_PAGE, "lists": LISTS}
     settings["skip"] = other_language_paths(config)
     write_worker(site, worker_source(config.theme.dirs), settings)
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write ``text`` unless the file already holds it: a preview rebuild that changed one game
+    leaves these site-wide files (and their times) alone, as it does every other page."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    path.write_text(text, encoding="utf-8", newline="\n")
 
 
 def manifest(name: str, lang: str) -> dict[str, Any]:
@@ -100,14 +107,14 @@ def manifest(name: str, lang: str) -> dict[str, Any]:
 
 def write_manifest(site: Path, name: str, lang: str) -> None:
     text = json.dumps(manifest(name, lang), ensure_ascii=False, indent=1)
-    (site / MANIFEST).write_text(text + "\n", encoding="utf-8", newline="\n")
+    write_if_changed(site / MANIFEST, text + "\n")
 
 
 def write_offline_page(site: Path, config: Any) -> None:
     """The theme's ``offline.html``, with the language's wording from the generated config."""
     template = config.theme.get_env().get_template(OFFLINE_PAGE)
     html = template.render(config=config, theme_colour=THEME_COLOUR)
-    (site / OFFLINE_PAGE).write_text(html, encoding="utf-8", newline="\n")
+    write_if_changed(site / OFFLINE_PAGE, html)
 
 
 def game_files(
@@ -284,5 +291,5 @@ def write_worker(site: Path, source: str, settings: dict[str, Any]) -> None:
     if _SETTINGS_MARK not in source:
         raise PluginError(f"the theme's {WORKER} has no {_SETTINGS_MARK} to fill in")
     text = source.replace(_SETTINGS_MARK, json.dumps(settings, sort_keys=True), 1)
-    (site / WORKER).write_text(text, encoding="utf-8", newline="\n")
+    write_if_changed(site / WORKER, text)
     log.debug("wrote %s (build %s)", site / WORKER, settings["build"])

@@ -1,7 +1,7 @@
 """Screenshot built pages in headless Chromium (every language, phone and desktop) for review.
 
     .venv/bin/python -m tests.screenshots [--out tests/_artifacts/screens] [--full]
-        [--site site] [--project .] [PATH ...]
+        [--site site] [--project .] [--scheme light|dark] [PATH ...]
 
 Serves ``site/`` under a sub-path (``/rulesite/``), as a publisher might, and writes one PNG per
 page, language and width. The languages and their folders are those of the project's
@@ -29,6 +29,7 @@ def main() -> None:
     parser.add_argument("--site", default="site")
     parser.add_argument("--full", action="store_true", help="full-page screenshots")
     parser.add_argument("--project", default=".", help="the project the site was built from")
+    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
     parser.add_argument("paths", nargs="*")
     args = parser.parse_args()
     out = Path(args.out)
@@ -38,14 +39,16 @@ def main() -> None:
     with serve_site(Path(args.site)) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name, (width, height) in WIDTHS.items():
-            page = browser.new_page(viewport={"width": width, "height": height})
+            page = browser.new_page(
+                viewport={"width": width, "height": height}, color_scheme=args.scheme
+            )
             for language in languages:
                 lang = language.code
                 for path in paths:
                     url = base + site_path(language) + path
                     page.goto(url)
-                    slug = path.strip("/").replace("/", "_") or "home"
-                    file = out / f"{lang}_{name}_{slug}.png"
+                    slug = path.strip("/").replace("/", "_").replace("#", "@") or "home"
+                    file = out / f"{lang}_{name}_{args.scheme}_{slug}.png"
                     page.screenshot(path=str(file), full_page=args.full)
                     print(file)
         browser.close()

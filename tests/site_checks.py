@@ -327,8 +327,11 @@ def _section(html: str, anchor: str) -> str:
 
 
 def check_jump_lists(site_dir: Path, game: Game, lang: str) -> None:
-    """Rules and FAQ pages open with a list linking each section / question's anchor, in order."""
-    for kind, ids in (("rules", [s.id for s in game.rules]), ("faq", [r.id for r in game.faq])):
+    """Rules and FAQ pages open with a list linking each section / question's anchor, in order
+    (on the rules page, then the setup tables of their own and the glossary)."""
+    rules = [s.id for s in game.rules] + [t.id for t in game.setup if not t.rule]
+    rules += ["glossary"] if game.glossary else []
+    for kind, ids in (("rules", rules), ("faq", [r.id for r in game.faq])):
         html = html_of(site_dir, lang, f"games/{game.slug}/{PAGES[kind]}")
         jump = re.search(r'<nav [^>]*class="rs-jump".*?</nav>', html, re.S)
         assert jump, (game.slug, kind, lang)

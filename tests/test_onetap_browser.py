@@ -15,8 +15,16 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 780}
 GAMES = CATALOG.games
-LISTED = {"rules": lambda game: game.rules, "faq": lambda game: game.faq}
-"""The records each page kind's jump list links, in order."""
+LISTED = {
+    "rules": lambda game: (
+        [s.id for s in game.rules]
+        + [t.id for t in game.setup if not t.rule]
+        + (["glossary"] if game.glossary else [])
+    ),
+    "faq": lambda game: [r.id for r in game.faq],
+}
+"""The anchors each page kind's jump list links, in order (the rules page: its sections, then
+the setup tables of their own and the glossary)."""
 
 
 @pytest.fixture
@@ -49,7 +57,7 @@ def test_jump_list_reaches_every_section_in_one_tap_on_a_phone(
     phone, site_url, lang: str, kind: str
 ) -> None:
     for game in GAMES:
-        ids = [item.id for item in LISTED[kind](game)]
+        ids = LISTED[kind](game)
         phone.goto(game_url(site_url, lang, game, kind))
         jump = phone.locator("nav.rs-jump")
         assert jump.is_visible()

@@ -222,6 +222,16 @@ def search_page(browser, site_url):
             page.problems = []
             page.on("pageerror", lambda e, page=page: page.problems.append(str(e)))
             page.goto(url)
+            # Typed before the index (and the game's shard) is loaded, a query is answered with
+            # "no results" under load: wait until Material says it is ready for a query.
+            page.locator("input.md-search__input").click()
+            page.wait_for_function(
+                """() => {
+                  const meta = document.querySelector('.md-search-result__meta');
+                  return meta && !/初始化|Initializing/.test(meta.textContent);
+                }""",
+                timeout=30_000,
+            )
             pages[url] = page
         return pages[url]
 

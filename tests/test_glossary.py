@@ -69,6 +69,13 @@ def test_the_dictionary_has_every_chinese_name_alias_and_title(tmp_path: Path) -
     assert not [w for w in words if not re.search(r"[\u4e00-\u9fff]", w)]  # Chinese only
 
 
+def test_a_title_with_a_line_break_is_one_dictionary_word() -> None:
+    game = CATALOG.games[0]
+    title = type(game.title)({**game.title.root, "zh": "加勒多\n尼亚 二"})
+    words = glossary.dictionary_words([game.model_copy(update={"title": title, "glossary": []})])
+    assert "加勒多尼亚二" in words and all(not re.search(r"\s", w) for w in words)
+
+
 def test_synonyms_file_round_trips(tmp_path: Path) -> None:
     path = glossary.write_synonyms(CATALOG.games, "zh", tmp_path / "synonyms.json")
     assert glossary.read_synonyms(path) == glossary.search_words(CATALOG.games, "zh")

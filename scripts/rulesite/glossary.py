@@ -160,14 +160,15 @@ def game_words(game: Game, lang: str) -> GameWords:
 
 def dictionary_words(games: Iterable[Game]) -> list[str]:
     """Every glossary name and alias written in Han characters, and every title: the words
-    jieba keeps whole (spaces removed: a dictionary line is ``word frequency``)."""
+    jieba keeps whole (all whitespace removed: a dictionary line is ``word frequency``, and a
+    title may hold a line break)."""
     words: set[str] = set()
     for game in games:
         words.update(_text_values(game.title))
         for term in game.glossary:
             words.update(_text_values(term.name))
             words.update(alias for aliases in term.aliases.values() for alias in aliases)
-    return sorted({w.replace(" ", "") for w in words if _HAN.search(w)})
+    return sorted({"".join(w.split()) for w in words if _HAN.search(w)})
 
 
 def write_synonyms(games: Iterable[Game], lang: str, path: Path) -> Path:

@@ -238,13 +238,8 @@ def write_projects(
 def write_search_dictionary(catalog: Catalog, path: Path) -> Path:
     """A jieba user dictionary, so every game's Chinese terms and its titles in the languages
     that use jieba stay whole words (one dictionary for all of them: jieba's table is global)."""
-    jieba_languages = [lang.code for lang in catalog.site.languages if lang.search.jieba]
-    terms = sorted(
-        set(dictionary_words(catalog.games))
-        | {game.title.get(code) for game in catalog.games for code in jieba_languages}
-    )
     path.write_text(
-        "".join(f"{term.replace(' ', '')} 100000\n" for term in terms),
+        "".join(f"{term} 100000\n" for term in dictionary_words(catalog.games)),
         encoding="utf-8",
         newline="\n",
     )

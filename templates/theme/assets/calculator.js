@@ -185,19 +185,23 @@
 
   // "Keep it": the shared sheet becomes the reader's saved sheet.
   Calculator.prototype.onKeepShared = function () {
-    storageSet("sessionStorage", SHARED_PREFIX + this.id, null);
-    this.shared = false;
-    this.save();
-    this.showSharedBar();
-    this.update();
+    this.endShared(true);
   };
 
   // "Back to mine": the shared sheet is dropped and the saved one comes back as it was.
   Calculator.prototype.onDropShared = function () {
+    this.endShared(false);
+  };
+
+  Calculator.prototype.endShared = function (keep) {
     storageSet("sessionStorage", SHARED_PREFIX + this.id, null);
     this.shared = false;
-    this.restoreOwn();
-    this.syncInputs();
+    if (keep) {
+      this.save();
+    } else {
+      this.restoreOwn();
+      this.syncInputs();
+    }
     this.showSharedBar();
     this.update();
   };

@@ -10,9 +10,9 @@ import shutil
 import sys
 from pathlib import Path
 
+from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
-from rulesite.validate import load_catalog
 from tests.helpers import BAD, make_project
 
 EXPECTED = "expected.txt"

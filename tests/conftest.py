@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.build import build
 from rulesite.project import Project
+from rulesite.publish.build import build
 from tests.helpers import AXE, CHROMIUM, CHROMIUM_ARGS, make_project, serve_site
 
 INSTALL_HINT = (

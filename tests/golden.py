@@ -10,9 +10,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from rulesite.render import render_pages
-from rulesite.validate import load_catalog
+from rulesite.render.renderer import render_pages
 from tests.helpers import REPO, make_project
 
 GOLDEN = REPO / "tests" / "golden"

@@ -20,12 +20,12 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from rulesite.catalog import load_catalog
 from rulesite.model import Calculator
 from rulesite.project import Project
 from rulesite.scoring.check import calculator_problems
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import Model, conflicts, score
-from rulesite.validate import load_catalog
 from tests.helpers import REPO
 
 VECTORS = REPO / "tests" / "data" / "scoring-vectors.json"

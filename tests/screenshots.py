@@ -15,9 +15,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from rulesite.mkdocs_project import site_path
+from rulesite.catalog import load_site
+from rulesite.engine.projects import site_path
 from rulesite.project import Project
-from rulesite.validate import load_site
 from tests.helpers import CHROMIUM, CHROMIUM_ARGS, serve_site
 
 WIDTHS = {"phone": (360, 780), "desktop": (1280, 900)}

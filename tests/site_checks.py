@@ -17,12 +17,12 @@ from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
 from rulesite import markup
-from rulesite.mkdocs_project import site_path
+from rulesite.catalog import Catalog, load_site
+from rulesite.check.provenance import Freshness, cited_verified
+from rulesite.engine.projects import site_path
 from rulesite.model import Game, IntRange, SiteData
 from rulesite.project import Project
-from rulesite.provenance import Freshness, cited_verified
 from rulesite.scoring.compiler import compile_calculator
-from rulesite.validate import Catalog, load_site
 from tests.helpers import REPO, elements
 
 REAL_SITE = load_site(Project(REPO))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from rulesite.validate import load_catalog
 from tests.helpers import REPO
 from tests.site_checks import page_paths
 

@@ -16,8 +16,8 @@ import pytest
 
 from bench import corpus, measure, report
 from bench.languages import LANGUAGES
+from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from rulesite.validate import load_catalog
 from tests.helpers import REPO
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.search_split import WORDS, WORDS_FIELD, game_of
+from rulesite.engine.search_split import WORDS, WORDS_FIELD, game_of
 from tests.site_checks import LANGS, page_paths
 from tests.test_site import CATALOG, GAMES
 

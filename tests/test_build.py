@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from rulesite.build import build
 from rulesite.project import Project
+from rulesite.publish.build import build
 from tests.helpers import make_project
 from tests.test_site import tree_digest
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from rulesite import publish
-from rulesite.build import build
 from rulesite.errors import BuildError, UsageError
 from rulesite.project import Project
+from rulesite.publish import site_folder as publish
+from rulesite.publish.build import build
 from tests.helpers import make_project
 from tests.test_site import tree_digest
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.cache import ContentCache, render_cached
+from rulesite.catalog import load_catalog
 from rulesite.errors import BuildError, DataError
 from rulesite.project import Project
-from rulesite.render import render_pages
-from rulesite.validate import load_catalog
+from rulesite.render.cache import ContentCache, render_cached
+from rulesite.render.renderer import render_pages
 from tests.helpers import good_game_text, make_project, other_game
 
 VERIFIED = dt.date(2026, 1, 15)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from rulesite.render import render_pages
-from rulesite.validate import load_catalog
+from rulesite.render.renderer import render_pages
 from tests.helpers import good_game_text, make_project
 
 CHANGES = """changes:

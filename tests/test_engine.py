@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulesite.build import assemble, build
+from rulesite.catalog import load_site
+from rulesite.engine.projects import language_projects
 from rulesite.errors import UsageError
-from rulesite.mkdocs_project import language_projects
 from rulesite.project import Project
-from rulesite.validate import load_site
+from rulesite.publish.build import assemble, build
 from tests.helpers import REPO, make_project
 from tests.test_site import tree_digest
 

@@ -11,9 +11,10 @@ from urllib.parse import urljoin
 import pytest
 from jsonschema import Draft202012Validator
 
-from rulesite.export import API_DIR, PUBLISHED_SCHEMAS, SCHEMAS, export_files, schema_texts
+from rulesite.catalog import Catalog, load_catalog
+from rulesite.engine.export import export_files
+from rulesite.model.api import API_DIR, PUBLISHED_SCHEMAS, SCHEMAS, schema_texts
 from rulesite.project import Project
-from rulesite.validate import Catalog, load_catalog
 from tests.helpers import REPO, extra_game_text, make_project
 
 INDEX = f"{API_DIR}/games.json"

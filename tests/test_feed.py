@@ -13,11 +13,11 @@ from urllib.parse import urljoin, urlsplit
 import feedparser
 import pytest
 
-from rulesite.feed import FEED_FILE, FEED_LIMIT, FeedContext, feed_xml, newest_changes
-from rulesite.mkdocs_project import load_base_config
+from rulesite.catalog import Catalog, load_catalog
+from rulesite.engine.feed import FEED_FILE, FEED_LIMIT, FeedContext, feed_xml, newest_changes
+from rulesite.engine.projects import load_base_config
 from rulesite.model import Change, Game
 from rulesite.project import Project
-from rulesite.validate import Catalog, load_catalog
 from tests.helpers import REPO, good_game_text, make_project
 
 ATOM = "{http://www.w3.org/2005/Atom}"

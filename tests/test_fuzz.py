@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesite import markup
+from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
-from rulesite.load import load_yaml_bytes
+from rulesite.load.reader import load_yaml_bytes
 from rulesite.model import LONG_TEXT, check_text
 from rulesite.project import Project
-from rulesite.validate import load_catalog
 from tests.helpers import good_game_text, make_project
 
 scalars = st.one_of(

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rulesite.build import build
 from rulesite.project import Project
+from rulesite.publish.build import build
 from tests.helpers import make_project, serve_site
 from tests.scoring_vectors import GALLERY
 from tests.test_accessibility import serious_violations

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesite import glossary
+from rulesite.engine import search_words as glossary
 from rulesite.model import Game
 from tests.site_checks import LANGS
 from tests.test_site import CATALOG

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulesite.build import build
+from rulesite.catalog import load_catalog
+from rulesite.engine.offline import OFFLINE_PAGE
 from rulesite.errors import DataError
 from rulesite.markup import unsafe_links
-from rulesite.offline import OFFLINE_PAGE
 from rulesite.project import Project
-from rulesite.validate import load_catalog
+from rulesite.publish.build import build
 from tests.helpers import GOOD, REPO, elements, good_game_text, make_project, serve_site
 
 PAYLOADS = [

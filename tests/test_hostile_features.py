@@ -17,13 +17,14 @@ from typing import Any
 import pytest
 import yaml
 
-from rulesite.build import build
+from rulesite.check.images import ImageError, copy_images, read_image
+from rulesite.commands.new import new_game
+from rulesite.commands.schema import write_schemas
 from rulesite.errors import DataError, UsageError
-from rulesite.images import ImageError, copy_images, read_image
-from rulesite.model import _FORBIDDEN_CHARS, TEXT, Image, check_text
+from rulesite.model import TEXT, Image, check_text
+from rulesite.model.base import _FORBIDDEN_CHARS
 from rulesite.project import Project
-from rulesite.scaffold import new_game
-from rulesite.schema import write_schemas
+from rulesite.publish.build import build
 from tests.helpers import EXTRA_GAME, REPO, elements, make_project
 from tests.test_hostile_data import active_content
 

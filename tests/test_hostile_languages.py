@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from rulesite.catalog import load_catalog, load_site
+from rulesite.check.site import RESERVED_URL_FOLDERS, check_languages
 from rulesite.errors import DataError
-from rulesite.load import load_yaml_bytes
+from rulesite.load.reader import load_yaml_bytes
 from rulesite.model import Language, SiteData
 from rulesite.project import Project
-from rulesite.validate import RESERVED_URL_FOLDERS, check_languages, load_catalog, load_site
 from tests.helpers import REPO, make_project
 
 SITE = (REPO / "data" / "site.yaml").read_text(encoding="utf-8")

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.build import build
+from rulesite.catalog import load_catalog
+from rulesite.check.images import MAX_IMAGE_BYTES, ImageError, image_header, read_image
 from rulesite.errors import DataError
-from rulesite.images import MAX_IMAGE_BYTES, ImageError, image_header, read_image
 from rulesite.project import Project
-from rulesite.render import render_pages
-from rulesite.validate import load_catalog
+from rulesite.publish.build import build
+from rulesite.render.renderer import render_pages
 from tests.helpers import (
     EXTRA_IMAGES,
     REPO,

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.build import build
+from rulesite.catalog import load_catalog, load_site
+from rulesite.commands.schema import schema_texts
 from rulesite.errors import DataError, UsageError
 from rulesite.project import Project
-from rulesite.schema import schema_texts
-from rulesite.validate import load_catalog, load_site
+from rulesite.publish.build import build
 from tests.helpers import THIRD_LANGUAGE, make_third_language_project
 from tests.site_checks import (
     PAGES,

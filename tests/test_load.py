@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulesite import load as load_module
-from rulesite.errors import DataError
-from rulesite.load import format_path, load_yaml_bytes, load_yaml_file, yaml_files
+from rulesite.errors import DataError, format_path
+from rulesite.load import reader as load_module
+from rulesite.load.reader import load_yaml_bytes, load_yaml_file, yaml_files
 from tests.helpers import GOOD
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from rulesite.catalog import check_game_file
 from rulesite.model import Calculator, Game, Module
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import score
@@ -18,7 +19,6 @@ from rulesite.scoring.modules import (
     module_setting_problems,
     with_module_settings,
 )
-from rulesite.validate import check_game_file
 from tests.golden import rendered_fixture_pages
 from tests.helpers import good_game_text
 from tests.scoring_vectors import make_calculator
@@ -208,9 +208,9 @@ def test_the_overview_lists_every_module_after_what_is_not_covered(
 
 
 def test_every_tagged_section_and_ruling_of_the_real_data_shows_its_tag() -> None:
+    from rulesite.catalog import load_catalog
     from rulesite.project import Project
-    from rulesite.render import Renderer
-    from rulesite.validate import load_catalog
+    from rulesite.render.renderer import Renderer
     from tests.helpers import REPO
 
     project = Project(REPO)

@@ -16,9 +16,9 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 
-from rulesite import offline
-from rulesite.build import build
+from rulesite.engine import offline
 from rulesite.project import Project
+from rulesite.publish.build import build
 from tests.helpers import REPO, elements
 from tests.site_checks import LANGS, REAL_SITE, all_pages, game_page_paths, html_of, page_paths
 from tests.test_site import CATALOG
@@ -222,7 +222,7 @@ def test_with_a_site_url_the_sitemaps_list_its_addresses(
 
 
 def test_the_plugin_writes_the_offline_files_only_when_asked(tmp_path: Path) -> None:
-    from rulesite.plugin import RulesitePlugin
+    from rulesite.engine.plugin import RulesitePlugin
 
     plugin = RulesitePlugin()
     errors, _ = plugin.load_config({"offline": "yes"}, str(tmp_path / "mkdocs.yml"))

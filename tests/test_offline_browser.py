@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.build import build
 from rulesite.project import Project
+from rulesite.publish.build import build
 from tests.helpers import good_game_text, make_project, other_game
 from tests.site_checks import LANGS, REAL_SITE
 from tests.test_browser import search

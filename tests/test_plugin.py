@@ -8,7 +8,7 @@ from pathlib import Path
 import jieba
 import pytest
 
-from rulesite.plugin import RulesitePlugin, load_search_terms
+from rulesite.engine.plugin import RulesitePlugin, load_search_terms
 
 
 def configured(options: dict, config_file: Path) -> RulesitePlugin:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesite.cache import ContentCache, render_cached
+from rulesite.catalog import load_catalog
+from rulesite.check.provenance import Freshness, cited_verified, measuring_day
 from rulesite.errors import DataError, UsageError
 from rulesite.model import Citation, Game
 from rulesite.project import Project
-from rulesite.provenance import Freshness, cited_verified, measuring_day
-from rulesite.render import render_pages
-from rulesite.validate import load_catalog
+from rulesite.render.cache import ContentCache, render_cached
+from rulesite.render.renderer import render_pages
 from tests.helpers import REPO, good_game_text, make_project
 
 CARD_VERIFIED = dt.date(2026, 1, 15)

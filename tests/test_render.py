@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from rulesite.catalog import load_catalog
 from rulesite.errors import BuildError
 from rulesite.project import Project
-from rulesite.render import format_range, join_sentences, render_pages
-from rulesite.validate import load_catalog
+from rulesite.render.renderer import format_range, join_sentences, render_pages
 from tests.golden import GOLDEN, rendered_fixture_pages
 from tests.helpers import good_game_text, make_project
 

@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 import yaml
 
-from rulesite.build import build
+from rulesite.catalog import load_catalog
+from rulesite.check.stubs import STUB_MARKER
+from rulesite.commands.new import game_stub_text, site_languages
 from rulesite.errors import DataError
 from rulesite.project import Project
-from rulesite.scaffold import STUB_MARKER, game_stub_text, site_languages
-from rulesite.validate import load_catalog
+from rulesite.publish.build import build
 from tests.helpers import GAME_SCHEMA_LINE, REPO, make_project
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from rulesite.catalog import load_site
+from rulesite.commands.schema import schema_texts
 from rulesite.project import Project
-from rulesite.schema import schema_texts
-from rulesite.validate import load_site
 from tests.helpers import REPO
 
 SITE = load_site(Project(REPO))

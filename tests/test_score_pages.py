@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rulesite import markup
+from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from rulesite.render import render_pages
-from rulesite.validate import load_catalog
+from rulesite.render.renderer import render_pages
 from tests.helpers import REPO
 
 PROJECT = Project(REPO)

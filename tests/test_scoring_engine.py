@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesite.catalog import load_catalog
 from rulesite.project import Project
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import rank_awards, rarity_points, score
 from rulesite.scoring.inputs import check
-from rulesite.validate import load_catalog
 from tests.helpers import REPO
 
 CATALOG = load_catalog(Project(REPO))

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
+from rulesite.catalog import load_catalog
 from rulesite.cli import main
 from rulesite.project import Project
-from rulesite.validate import load_catalog
 from tests.helpers import REPO
 from tests.scoring_vectors import GALLERY, VECTORS
 

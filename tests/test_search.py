@@ -18,13 +18,14 @@ import pytest
 import yaml
 
 from bench import corpus
-from rulesite import glossary, search_split
-from rulesite.build import build
-from rulesite.glossary import GameWords, SearchWords, read_synonyms
-from rulesite.mkdocs_project import language_projects, site_path
-from rulesite.plugin import RulesitePlugin
+from rulesite.catalog import load_site
+from rulesite.engine import search_split
+from rulesite.engine import search_words as glossary
+from rulesite.engine.plugin import RulesitePlugin
+from rulesite.engine.projects import language_projects, site_path
+from rulesite.engine.search_words import GameWords, SearchWords, read_synonyms
 from rulesite.project import Project
-from rulesite.validate import load_site
+from rulesite.publish.build import build
 from tests.helpers import REPO
 
 SITE = load_site(Project(REPO))

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
-from rulesite.search_split import game_of
+from rulesite.engine.search_split import game_of
 from tests.site_checks import LANGS
 from tests.test_site import CATALOG
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import jieba
 import pytest
 
-from rulesite import plugin
-from rulesite.plugin import load_search_terms
+from rulesite.engine import plugin
+from rulesite.engine.plugin import load_search_terms
 
 SAMPLE = "本轮战争强度为三，迷你游戏的终局计分按牌数计算，另一游戏的手牌上限为七张。"
 TERMS = "战争强度 100000\n迷你游戏 100000\n终局计分 100000\n"
@@ -47,7 +47,7 @@ def fresh_process_segments(terms: str) -> list[str]:
     """How a process that loads ``terms`` once segments the sample."""
     code = (
         "import json, sys, jieba\n"
-        "from rulesite.plugin import load_search_terms\n"
+        "from rulesite.engine.plugin import load_search_terms\n"
         "load_search_terms(sys.argv[1])\n"
         f"print(json.dumps(jieba.lcut({SAMPLE!r})))\n"
     )

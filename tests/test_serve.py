@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesite import serve
-from rulesite.build import PreviewBuild, build
 from rulesite.errors import BuildError
 from rulesite.project import Project
+from rulesite.publish.build import PreviewBuild, build
+from rulesite.serve import preview as serve
+from rulesite.serve.files import snapshot
 from tests.helpers import good_game_text, make_project, other_game
 
 
@@ -401,7 +402,7 @@ def test_snapshot_leaves_out_a_file_deleted_during_the_scan(
         yield folder, [], ["deleted.html", "kept.html"]
 
     monkeypatch.setattr(serve.os, "walk", walk_that_lists_a_deleted_file)
-    assert list(serve._snapshot(tmp_path)) == ["kept.html"]
+    assert list(snapshot(tmp_path)) == ["kept.html"]
 
 
 def replace_in(path: Path, old: str, new: str) -> None:

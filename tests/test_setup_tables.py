@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
-from rulesite.render import render_pages
-from rulesite.validate import load_catalog
+from rulesite.render.renderer import render_pages
 from tests.helpers import REPO, extra_game_text, make_project
 
 

@@ -13,10 +13,10 @@ from urllib.parse import urljoin
 
 import pytest
 
-from rulesite.build import build
+from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
-from rulesite.validate import load_catalog
+from rulesite.publish.build import build
 from tests.helpers import REPO, extra_game_text, good_game_text, make_project
 from tests.site_checks import (
     LANGS,

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from rulesite import markup
+from rulesite.catalog import load_catalog
 from rulesite.model import (
     LONG_TEXT,
     MAX_NESTING,
@@ -21,7 +22,6 @@ from rulesite.model import (
     check_text,
 )
 from rulesite.project import Project
-from rulesite.validate import load_catalog
 from tests.bad_cases import apply_case, bad_cases, expected_of, problems_of
 from tests.helpers import REPO, good_game_text, make_project
 

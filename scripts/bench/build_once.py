@@ -12,9 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from rulesite.build import build
 from rulesite.errors import RulesiteError
 from rulesite.project import Project
+from rulesite.publish.build import build
 
 
 def main(argv: list[str]) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulesite.catalog import load_site
 from rulesite.model import Language, SiteData
 from rulesite.project import Project
-from rulesite.validate import load_site
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -136,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _validate(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.validate import load_catalog
+    from rulesite.catalog import load_catalog
 
     catalog = load_catalog(project)
     # Warnings (a verification date too old, a ruling citing no source) are on stderr like
@@ -150,8 +150,8 @@ def _validate(project: Project, args: argparse.Namespace) -> int:
 
 
 def _build(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.build import build
-    from rulesite.mkdocs_project import NO_SITE_URL, load_base_config
+    from rulesite.engine.projects import NO_SITE_URL, load_base_config
+    from rulesite.publish.build import build
 
     site_dir = Path(args.site_dir).resolve() if args.site_dir else None
     languages = tuple(dict.fromkeys(args.language)) if args.language else None
@@ -167,7 +167,7 @@ def _build(project: Project, args: argparse.Namespace) -> int:
 
 
 def _assemble(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.build import assemble
+    from rulesite.publish.build import assemble
 
     parts: dict[str, Path] = {}
     for part in args.parts:
@@ -185,14 +185,14 @@ def _assemble(project: Project, args: argparse.Namespace) -> int:
 
 
 def _serve(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.serve import serve
+    from rulesite.serve.preview import serve
 
     serve(project, args.dev_addr)
     return 0
 
 
 def _score(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.score import score_command
+    from rulesite.commands.score import score_command
     from rulesite.scoring.command import read_input, result_json
 
     result = score_command(project, args.calculator, read_input(args.input))
@@ -201,7 +201,7 @@ def _score(project: Project, args: argparse.Namespace) -> int:
 
 
 def _new(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.scaffold import new_game
+    from rulesite.commands.new import new_game
 
     path = new_game(project, args.slug)
     print(
@@ -212,7 +212,7 @@ def _new(project: Project, args: argparse.Namespace) -> int:
 
 
 def _schema(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.schema import write_schemas
+    from rulesite.commands.schema import write_schemas
 
     for path in write_schemas(project):
         print(f"wrote {project.display(path)}")

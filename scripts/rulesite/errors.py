@@ -2,11 +2,13 @@
 
 Every user-facing problem is a :class:`Problem` (file, line, key path, message).
 Stages collect problems and raise them once, so an editor sees all of them in one run.
+A :class:`Document` (a parsed data file) turns a key path into a located problem.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, order=True)
@@ -71,3 +73,47 @@ class BuildError(RulesiteError):
 
 def _problem_sort_key(problem: Problem) -> tuple[str, int, str, str]:
     return (problem.file, problem.line or 0, problem.path, problem.message)
+
+
+# --- Locating problems in data files -------------------------------------------------------------
+
+KeyPath = tuple[str | int, ...]
+"""Where a value sits in a document: keys and list indexes, ``("faq", 3, "answer", "en")``."""
+
+
+@dataclass
+class Document:
+    """One parsed YAML file with the line of every key path in it."""
+
+    file: str
+    """Path shown in messages (relative to the project)."""
+    data: Any
+    """Plain Python data: dicts, lists, str, int, float, bool, None, date."""
+    lines: dict[KeyPath, int] = field(default_factory=dict)
+    """1-based line of each key path; the empty path is the document start."""
+    spellings: dict[KeyPath, str] = field(default_factory=dict)
+    """How each unquoted value that YAML read as a boolean, number, date or null was written
+    (``no`` for False), so messages can say what to quote."""
+
+    def line_of(self, path: KeyPath) -> int | None:
+        """The line of ``path`` or of its nearest ancestor that has one."""
+        for end in range(len(path), -1, -1):
+            line = self.lines.get(tuple(path[:end]))
+            if line is not None:
+                return line
+        return None
+
+    def problem(self, path: KeyPath, message: str) -> Problem:
+        """A problem located at ``path`` in this document."""
+        return Problem(self.file, self.line_of(path), format_path(path), message)
+
+
+def format_path(path: KeyPath) -> str:
+    """``("faq", 3, "answer", "en")`` → ``faq[3].answer.en``."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text

@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rulesite.load import KeyPath
+from rulesite.errors import KeyPath
 from rulesite.scoring.engine import Model, Term
 from rulesite.scoring.expr import Tree, names
 

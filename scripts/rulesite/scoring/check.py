@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from rulesite.errors import Problem
-from rulesite.load import Document, KeyPath
+from rulesite.errors import Document, KeyPath, Problem
 from rulesite.model import Calculator, Game, ScoreTerm
 from rulesite.scoring.bounds import Span, check_bounds, span
 from rulesite.scoring.compiler import (

@@ -3,7 +3,7 @@
 The input comes from anyone (a file, a pipe), so reading it is bounded at every step: its size,
 its encoding (strict UTF-8), its nesting, the length of its numbers, and no key twice. Each
 refusal is one line naming what is wrong; the CLI exits 2. Finding the calculator in a
-project's data is the command's business (``rulesite/score.py``), not the scoring layer's.
+project's data is the command's business (``rulesite/commands/score.py``), not the scoring layer's.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rulesite.load import KeyPath
+from rulesite.errors import KeyPath
 from rulesite.model import Calculator, ScoreInput, ScoreTerm, Setting
 from rulesite.scoring.engine import Model, Term
 from rulesite.scoring.expr import FormulaError, Tree, names, parse

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rulesite.load import KeyPath
+from rulesite.errors import KeyPath
 from rulesite.model import Calculator, Game, Module, ScoreTerm, Setting
 from rulesite.scoring.check import RESERVED_NAMES
 from rulesite.scoring.expr import FormulaError, parse

@@ -20,47 +20,18 @@ import yaml
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from rulesite.check.stubs import STUB_MARKER
 from rulesite.errors import DataError, Problem, UsageError
-from rulesite.load import Document, KeyPath, load_yaml_file
+from rulesite.load.reader import load_yaml_file
 from rulesite.model import Game, SiteData, Text
 from rulesite.project import Project
 from rulesite.terminal import printable
-
-STUB_MARKER = "TODO:"
-"""How every stub starts; a text that still starts so is refused by validation."""
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/game.schema.json"
 """First line of every game file: editors complete and check it against the schema."""
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MAX_SLUG = 64
-
-
-def is_stub(value: object) -> bool:
-    """Whether ``value`` is a stub `rulesite new` wrote and nobody has replaced."""
-    return isinstance(value, str) and value.lstrip().startswith(STUB_MARKER)
-
-
-def find_stubs(doc: Document) -> list[Problem]:
-    """A problem for every stub left in a parsed file, where it stands."""
-    problems = []
-    for path, value in _scalars(doc.data, ()):
-        if is_stub(value):
-            hint = value.lstrip().removeprefix(STUB_MARKER).strip() or "fill it in"
-            message = f"still the stub written by rulesite new: {hint}"
-            problems.append(doc.problem(path, message))
-    return problems
-
-
-def _scalars(value: Any, path: KeyPath) -> typing.Iterator[tuple[KeyPath, Any]]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _scalars(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _scalars(item, (*path, index))
-    else:
-        yield path, value
 
 
 # --- Writing a new game --------------------------------------------------------------------------

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from rulesite.errors import UsageError
-from rulesite.export import schema_texts as export_schema_texts
 from rulesite.model import Game, LongText, ShortText, SiteData, Text
+from rulesite.model.api import schema_texts as export_schema_texts
 from rulesite.project import Project
 from rulesite.terminal import printable
 
@@ -30,7 +30,8 @@ def schema_texts(site: SiteData | None = None) -> dict[str, str]:
                 _list_languages(definition, TEXT_KINDS[kind], site)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
         texts[name] = json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    # The JSON export's published schemas (export.py), kept here too so a change shows in review.
+    # The JSON export's published schemas (model/api.py), kept here too so a change shows
+    # in review.
     texts.update(export_schema_texts())
     return texts
 
@@ -56,7 +57,7 @@ def write_schemas(project: Project) -> list[Path]:
     Only inside the project: a folder linked out of it is refused, and each file is replaced
     (written beside it, then renamed over it), so a symlink in its place is never followed.
     """
-    from rulesite.validate import load_site
+    from rulesite.catalog import load_site
 
     texts = schema_texts(load_site(project))
     folder = project.schema_dir

@@ -11,8 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from rulesite.errors import Problem
-from rulesite.load import Document, KeyPath
+from rulesite.errors import Document, KeyPath, Problem
 from rulesite.model import Text, and_list
 
 LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
@@ -212,7 +211,7 @@ def check_labels(
     """Every label key known and present; only the key's own placeholders; no stray braces.
 
     ``languages`` are the site's language codes; a language a label lacks is reported with the
-    other texts' missing languages (``validate.py``)."""
+    other texts' missing languages (``catalog.py``)."""
     problems: list[Problem] = []
     for key, text in labels.items():
         allowed = LABEL_PLACEHOLDERS.get(key)
@@ -230,7 +229,7 @@ def check_labels(
 
 def _unknown_key(key: str) -> str:
     close = difflib.get_close_matches(key, LABEL_PLACEHOLDERS, n=1)
-    hint = f"did you mean {close[0]!r}?" if close else "see scripts/rulesite/labels.py"
+    hint = f"did you mean {close[0]!r}?" if close else "see scripts/rulesite/check/labels.py"
     return f"unknown label {key!r}; no template uses it ({hint})"
 
 

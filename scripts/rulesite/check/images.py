@@ -17,8 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesite.errors import Problem
-from rulesite.load import Document, KeyPath
+from rulesite.errors import Document, KeyPath, Problem
 from rulesite.model import IMAGE_FOLDER, Game, Image
 from rulesite.project import Project
 

@@ -7,7 +7,8 @@ language, a definition and the rule sections that explain it. Search takes two t
   characters, and every game title, so the Chinese word segmentation keeps them whole words;
 - **synonym groups** (``search-synonyms.json``, one file per language, per game): a term's
   names and aliases in the language, with the English plural or singular of each; a section of
-  the game that uses one of them is found by all of them (``search_split.py``). The game's titles
+  the game that uses one of them is found by all of them (``engine/search_split.py``).
+  The game's titles
   in every language (and the aliases of a term named like the game) go to its overview.
 """
 
@@ -15,77 +16,16 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesite.errors import Problem
-from rulesite.load import Document
-from rulesite.model import Game, GlossaryTerm
+from rulesite.model import Game
 
 SYNONYMS_FILE = "search-synonyms.json"
 """In each generated language project, beside ``mkdocs.yml``: the plugin's ``search_synonyms``."""
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*$")
-
-
-# --- cross checks ------------------------------------------------------------------------------
-
-
-def check_glossary(game: Game, doc: Document, languages: Iterable[str] | None) -> list[Problem]:
-    """Alias languages are the site's; no name or alias means two terms of the game.
-
-    Ids and rule references are checked with the game's other ids and references."""
-    problems: list[Problem] = []
-    known = tuple(languages) if languages is not None else None
-    owner: dict[tuple[str, str], int] = {}
-    for index, term in enumerate(game.glossary):
-        if known is not None:
-            for lang in term.aliases:
-                if lang not in known:
-                    message = (
-                        f"unknown language {lang!r} (the site's languages are {', '.join(known)})"
-                    )
-                    problems.append(doc.problem(("glossary", index, "aliases", lang), message))
-        own: set[tuple[str, str]] = set()
-        for path, lang, word in _spellings(term):
-            key = (lang, _normal(word))
-            first = owner.setdefault(key, index)
-            if first != index:
-                other = game.glossary[first].id
-                message = f"{word!r} also names glossary[{first}] ({other}); a word means one term"
-            elif key in own and _normal(term.name.get(lang)) == key[1]:
-                message = f"{word!r} repeats the term's name; leave it out"
-            elif key in own:
-                message = f"{word!r} is listed twice"
-            else:
-                own.add(key)
-                continue
-            problems.append(doc.problem(("glossary", index, *path), message))
-    return problems
-
-
-def _spellings(term: GlossaryTerm) -> Iterator[tuple[tuple[str | int, ...], str, str]]:
-    """(key path under the term, language, word): its names first, then its aliases."""
-    for lang in _text_languages(term):
-        yield ("name", lang), lang, term.name.get(lang)
-    for lang, aliases in term.aliases.items():
-        for index, alias in enumerate(aliases):
-            yield ("aliases", lang, index), lang, alias
-
-
-def _text_languages(term: GlossaryTerm) -> list[str]:
-    # Text is per language (a mapping once the site's languages are data); both shapes work.
-    root = getattr(term.name, "root", None)
-    return list(root) if isinstance(root, dict) else ["zh", "en"]
-
-
-def _normal(word: str) -> str:
-    """A word as search sees it: case and width folded, spaces ignored."""
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", word).casefold())
-
-
 # --- search ------------------------------------------------------------------------------------
 
 

@@ -14,13 +14,13 @@ import jinja2
 from markupsafe import Markup, escape
 
 from rulesite import markup
+from rulesite.catalog import Catalog
+from rulesite.check.labels import LABEL_PLACEHOLDERS
+from rulesite.check.provenance import Freshness
 from rulesite.errors import BuildError
-from rulesite.labels import LABEL_PLACEHOLDERS
 from rulesite.model import Game, IntRange, Language, SiteData
 from rulesite.project import Project
-from rulesite.provenance import Freshness
 from rulesite.scoring.payload import page_payload, payload_json
-from rulesite.validate import Catalog
 
 PAGE_KINDS = ("overview", "rules", "faq", "score")
 """Pages a game can have, in tab order; ``score`` only when it has calculators."""
@@ -52,7 +52,7 @@ class Labels:
         text = self.raw(key)
         expected = LABEL_PLACEHOLDERS[key]
         if set(values) != expected:
-            # A template and scripts/rulesite/labels.py disagree: a bug in the templates.
+            # A template and scripts/rulesite/check/labels.py disagree: a bug in the templates.
             wanted = ", ".join(sorted(expected)) or "none"
             raise jinja2.UndefinedError(f"label {key!r} takes the values: {wanted}")
         return markup.fill(text, values)
@@ -158,7 +158,7 @@ class Renderer:
 
     A game's pages see the game, ``data/site.yaml`` and the templates, never the other games
     (only the site-wide pages list them): so a game's pages change only when one of those
-    does, and a cache can keep them (``cache.py``).
+    does, and a cache can keep them (``render/cache.py``).
     """
 
     def __init__(
@@ -174,7 +174,7 @@ class Renderer:
             "topics": {topic.id: topic for topic in site.topics},
             "page_files": _PAGE_FILES,
             "page_kinds": PAGE_KINDS,
-            # Width and height of each picture, read from its file (images.py).
+            # Width and height of each picture, read from its file (check/images.py).
             "image_sizes": catalog.images,
             # Verification dates are aged on the catalog's day (provenance.measuring_day).
             "freshness": Freshness(catalog.as_of, site.stale_after_days),

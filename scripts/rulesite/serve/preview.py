@@ -2,14 +2,15 @@
 
 ``rulesite serve`` works in a scratch folder outside the project:
 
-- ``content/<lang>/``: its own copy of the generated MkDocs projects (``mkdocs_project.py``). The
+- ``content/<lang>/``: its own copy of the generated MkDocs projects (``engine/projects.py``). The
   project's ``content/`` belongs to ``rulesite build``, so the preview never waits for its lock;
 - ``languages/<lang>/``: each language's MkDocs site, kept between builds;
 - ``site/``: what the server serves, the languages assembled as a build assembles them.
 
 MkDocs' live-reload server polls ``data/``, ``templates/`` and ``mkdocs.yml``. On a change:
 
-1. load and validate: a game file whose bytes did not change is not checked again (``cache.py``);
+1. load and validate: a game file whose bytes did not change is not checked again
+   (``render/cache.py``);
    the checks across files always run. Invalid data is reported exactly as ``rulesite validate``
    reports it, and the preview keeps its last good pages;
 2. render: an unchanged game's pages come from the cache; home and the games index are rendered
@@ -34,24 +35,20 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import shutil
 import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from rulesite.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
-from rulesite.cache import ContentCache, render_cached
-from rulesite.errors import DataError, RulesiteError
-from rulesite.mkdocs_project import (
+from rulesite.catalog import Catalog, load_catalog
+from rulesite.engine.projects import (
     CONFIG_FILE,
     DOCS_DIR,
     SEARCH_TERMS,
@@ -59,11 +56,14 @@ from rulesite.mkdocs_project import (
     site_path,
     write_projects,
 )
+from rulesite.engine.search_split import shard_path
+from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
-from rulesite.search_split import shard_path
+from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
+from rulesite.render.cache import ContentCache, render_cached
+from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot, write_atomically
 from rulesite.terminal import printable
-from rulesite.validate import Catalog, load_catalog
 
 POLL_SECONDS = 0.1
 """How often the server looks at the watched files (stat calls only)."""
@@ -72,7 +72,7 @@ RETRY_SECONDS = 0.1
 SEARCH_INDEX = "search/search_index.json"
 """Material's search index in a language's site."""
 _GAME_PAGE = re.compile(r"games/[^/]+/")
-"""A game's pages live in ``games/<slug>/`` (``render.py``)."""
+"""A game's pages live in ``games/<slug>/`` (``render/renderer.py``)."""
 
 
 def serve(project: Project, dev_addr: str) -> None:
@@ -282,7 +282,7 @@ class Preview:
         )
 
     def _config(self, lang: str) -> dict[str, Any]:
-        """The language's generated settings (written by ``mkdocs_project.py``: plain YAML)."""
+        """The language's generated settings (written by ``engine/projects.py``: plain YAML)."""
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         try:
             config = yaml.load(self.written.get(f"{lang}/{CONFIG_FILE}", b"{}"), Loader=loader)
@@ -298,7 +298,7 @@ class Preview:
             self.stale.add(plan.lang)  # until it is published: a failure means a whole build
             if not plan.whole:
                 self._forget_pages(plan)
-                before[plan.lang] = _snapshot(self.builds / plan.lang)
+                before[plan.lang] = snapshot(self.builds / plan.lang)
         self._load_search_terms(plans)
         seconds = build_previews(
             [
@@ -324,9 +324,9 @@ class Preview:
             output = _page_output(page, plan.use_directory_urls)
             (self.builds / plan.lang / output).unlink(missing_ok=True)
             if page in plan.removed:
-                _remove(target / output, target)
+                remove_file(target / output, target)
         for slug in plan.removed_games:
-            _remove(target / shard_path(slug), target)
+            remove_file(target / shard_path(slug), target)
 
     def _load_search_terms(self, plans: list[Plan]) -> None:
         # Loading jieba's word table costs half a second: do it once here, before forking, so
@@ -335,7 +335,7 @@ class Preview:
         jieba = [plan.lang for plan in plans if self.languages[plan.lang].search.jieba]
         terms = self.content / jieba[0] / SEARCH_TERMS if jieba else None
         if terms is not None and terms.is_file():
-            from rulesite.plugin import load_search_terms
+            from rulesite.engine.plugin import load_search_terms
 
             load_search_terms(str(terms))
 
@@ -362,12 +362,12 @@ class Preview:
             for code, language in self.languages.items()
             if code != plan.lang
         ]
-        after = _snapshot(source)
+        after = snapshot(source)
         if plan.whole:
-            for relative in _snapshot(target, skip=[o for o in others if o]).keys() - after.keys():
-                _remove(target / relative, target)
+            for relative in snapshot(target, skip=[o for o in others if o]).keys() - after.keys():
+                remove_file(target / relative, target)
             for relative in after:
-                _copy(source / relative, target / relative)
+                copy_file(source / relative, target / relative)
             return
         for relative, state in after.items():
             if before.get(relative) == state:
@@ -379,7 +379,7 @@ class Preview:
                 order = self._page_order(plan.lang, plan.use_directory_urls)
                 _merge_search_index(source / relative, target / relative, gone, order)
             else:
-                _copy(source / relative, target / relative)
+                copy_file(source / relative, target / relative)
 
 
 def _group(page: str) -> str:
@@ -450,58 +450,7 @@ def _merge_search_index(
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return
     merged = json.dumps({**fresh, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
-    _write_atomically(old, merged.encode("utf-8"))
-
-
-Snapshot = dict[str, tuple[int, int, int]]
-"""Modification time (ns), size and inode of every file under a folder, by relative path."""
-
-
-def _snapshot(folder: Path, skip: Collection[str] = ()) -> Snapshot:
-    """The state of every file under ``folder``, leaving out the top-level folders ``skip``.
-
-    Files may vanish while it runs: whatever vanishes is simply left out.
-    """
-    state: Snapshot = {}
-    top = os.fspath(folder)
-    for parent, dirs, files in os.walk(top):  # os.walk skips folders it cannot list
-        if parent == top:
-            dirs[:] = [name for name in dirs if name not in skip]
-        prefix = os.path.relpath(parent, top).replace(os.sep, "/") + "/"
-        prefix = "" if prefix == "./" else prefix
-        for name in files:
-            try:
-                stat = os.stat(os.path.join(parent, name))
-            except OSError:  # deleted (or made unreadable) since it was listed
-                continue
-            state[prefix + name] = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-    return state
-
-
-def _copy(source: Path, target: Path) -> None:
-    """Replace ``target`` by a copy of ``source`` in one rename: a reader sees one or the other."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = target.with_name(f".{target.name}.rulesite-copy")
-    shutil.copyfile(source, scratch)
-    os.replace(scratch, target)
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    scratch = target.with_name(f".{target.name}.rulesite-copy")
-    scratch.write_bytes(data)
-    os.replace(scratch, target)
-
-
-def _remove(path: Path, top: Path) -> None:
-    """Delete a file, then the folders it leaves empty, up to ``top``."""
-    path.unlink(missing_ok=True)
-    folder = path.parent
-    while folder != top and folder.is_relative_to(top):
-        try:
-            folder.rmdir()
-        except OSError:  # not empty, or gone already
-            return
-        folder = folder.parent
+    write_atomically(old, merged.encode("utf-8"))
 
 
 def _summary(plans: list[Plan], seconds: dict[str, float]) -> str:

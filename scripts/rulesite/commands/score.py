@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesite.catalog import load_catalog
 from rulesite.errors import UsageError
 from rulesite.project import Project
 from rulesite.scoring.command import score_input
 from rulesite.terminal import quoted
-from rulesite.validate import load_catalog
 
 
 def score_command(project: Project, calculator_id: str, raw: bytes) -> dict[str, Any]:

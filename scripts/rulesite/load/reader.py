@@ -17,7 +17,7 @@ import re
 import stat
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
-from rulesite.errors import DataError, Problem
+from rulesite.errors import DataError, Document, KeyPath, Problem, format_path
 
 MAX_FILE_BYTES = 256_000
 """Data files are hand-written; anything larger is a mistake or an attack."""
@@ -34,7 +34,6 @@ MAX_FILE_BYTES = 256_000
 MAX_DEPTH = 32
 """Deepest nesting of lists and mappings; a game file needs about ten levels."""
 
-KeyPath = tuple[str | int, ...]
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {_STR_TAG} | {
@@ -54,44 +53,6 @@ both parsers report them the same way, with a line."""
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 """What YAML counts as a line break (so our line numbers agree with the parser's)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-@dataclass
-class Document:
-    """One parsed YAML file with the line of every key path in it."""
-
-    file: str
-    """Path shown in messages (relative to the project)."""
-    data: Any
-    """Plain Python data: dicts, lists, str, int, float, bool, None, date."""
-    lines: dict[KeyPath, int] = field(default_factory=dict)
-    """1-based line of each key path; the empty path is the document start."""
-    spellings: dict[KeyPath, str] = field(default_factory=dict)
-    """How each unquoted value that YAML read as a boolean, number, date or null was written
-    (``no`` for False), so messages can say what to quote."""
-
-    def line_of(self, path: KeyPath) -> int | None:
-        """The line of ``path`` or of its nearest ancestor that has one."""
-        for end in range(len(path), -1, -1):
-            line = self.lines.get(tuple(path[:end]))
-            if line is not None:
-                return line
-        return None
-
-    def problem(self, path: KeyPath, message: str) -> Problem:
-        """A problem located at ``path`` in this document."""
-        return Problem(self.file, self.line_of(path), format_path(path), message)
-
-
-def format_path(path: KeyPath) -> str:
-    """``("faq", 3, "answer", "en")`` → ``faq[3].answer.en``."""
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return text
 
 
 # --- Reading files -------------------------------------------------------------------------------

@@ -11,11 +11,11 @@ with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, w
 - **build date**: the sitemap's dates come from ``SOURCE_DATE_EPOCH``; the generated config
   carries the data's newest verification date, used when the environment does not set one.
 - **search that scales**: after Material's search plugin has written the language's index, it is
-  split into a small site-level index and one shard per game (``search_split.py``), every
+  split into a small site-level index and one shard per game (``engine/search_split.py``), every
   document given the glossary's synonyms it uses as search words (``search_synonyms``); game
   pages name their shard for ``assets/search-shards.js``, which merges it in when search loads.
 - **offline** (option ``offline``): the web app manifest, what each game needs offline, the
-  offline page and the service worker with its build id (``offline.py``).
+  offline page and the service worker with its build id (``engine/offline.py``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite import offline, search_split
-from rulesite.glossary import read_synonyms
+from rulesite.engine import offline, search_split
+from rulesite.engine.search_words import read_synonyms
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -43,11 +43,13 @@ class RulesitePluginConfig(base.Config):
     source_date_epoch = c.Optional(c.Type(int))
     """Seconds since 1970 for dates written into the site, unless ``SOURCE_DATE_EPOCH`` is set."""
     offline = c.Type(bool, default=False)
-    """Offline and installable: manifest, offline lists and page, service worker (offline.py)."""
+    """Offline and installable: manifest, offline lists and page, service worker
+    (``engine/offline.py``)."""
     split_search = c.Type(bool, default=False)
     """Split search: titles, questions and glossary words site-wide; each game's full text apart."""
     search_synonyms = c.Optional(c.File(exists=True))
-    """The language's glossary synonym groups and game titles (JSON, ``glossary.py``), relative
+    """The language's glossary synonym groups and game titles (JSON,
+    ``engine/search_words.py``), relative
     to the config file; used by ``split_search``."""
 
 

@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from rulesite import markup
+from rulesite.catalog import Catalog
 from rulesite.model import Change, Game, Language
-from rulesite.render import Labels
-from rulesite.validate import Catalog
+from rulesite.render.renderer import Labels
 
 FEED_FILE = "feed.xml"
 """The feed's file name at each language's site root."""

@@ -28,10 +28,10 @@ from typing import Any, TypeVar
 
 import jinja2
 
+from rulesite.catalog import Catalog
 from rulesite.model import Game
 from rulesite.project import Project
-from rulesite.render import Renderer, make_environment
-from rulesite.validate import Catalog
+from rulesite.render.renderer import Renderer, make_environment
 
 T = TypeVar("T")
 

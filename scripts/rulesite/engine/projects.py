@@ -26,14 +26,14 @@ from urllib.parse import urlparse
 
 import yaml
 
+from rulesite.catalog import Catalog
+from rulesite.check.images import copy_images
+from rulesite.engine.export import write_export
+from rulesite.engine.feed import write_feed
+from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, write_synonyms
 from rulesite.errors import BuildError
-from rulesite.export import write_export
-from rulesite.feed import write_feed
-from rulesite.glossary import SYNONYMS_FILE, dictionary_words, write_synonyms
-from rulesite.images import copy_images
 from rulesite.model import Language, SiteData
 from rulesite.project import Project
-from rulesite.validate import Catalog
 
 CONFIG_FILE = "mkdocs.yml"
 DOCS_DIR = "docs"
@@ -134,11 +134,11 @@ def language_config(
         }
         for other in catalog.site.languages
     ]
-    # The offline page's wording (offline.py renders theme/offline.html with it).
+    # The offline page's wording (engine/offline.py renders theme/offline.html with it).
     labels = catalog.site.labels
     extra["offline"] = {k: labels[f"offline_{k}"].get(language.code) for k in OFFLINE_LABELS}
-    # split_search: a small site-level search index and one shard per game (search_split.py).
-    # offline: a web app manifest and a service worker for reading offline (offline.py).
+    # split_search: a small site-level search index and one shard per game (engine/search_split.py).
+    # offline: a web app manifest and a service worker for reading offline (engine/offline.py).
     plugin_options = {
         "source_date_epoch": source_date_epoch,
         "split_search": True,

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulesite.glossary import SearchWords
+from rulesite.engine.search_words import SearchWords
 
 INDEX_FILE = "search_index.json"
 """Material's index, in the language site's ``search/`` folder; the site-level index replaces it."""

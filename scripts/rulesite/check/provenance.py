@@ -27,8 +27,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from rulesite.errors import Problem, UsageError
-from rulesite.load import Document, KeyPath
+from rulesite.errors import Document, KeyPath, Problem, UsageError
 from rulesite.model import Citation, Game, Source, Text
 
 

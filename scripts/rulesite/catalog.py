@@ -1,0 +1,243 @@
+"""The catalog: the validated whole, built by :func:`load_catalog` and used by every later stage."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from rulesite.check.fields import build_record
+from rulesite.check.game import check_game, check_modules, check_setup, check_text_links
+from rulesite.check.images import ImageFile, check_game_images, image_references
+from rulesite.check.provenance import Freshness, measuring_day, stale_warnings
+from rulesite.check.site import check_site, declared_languages, languages_context
+from rulesite.check.stubs import find_stubs
+from rulesite.errors import DataError, Document, Problem
+from rulesite.load.reader import load_yaml_bytes, read_data_file, yaml_files
+from rulesite.model import (
+    Game,
+    SiteData,
+)
+from rulesite.project import Project
+from rulesite.scoring.check import check_scoring
+from rulesite.scoring.modules import with_module_settings
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Every validated record of a project, in a stable order."""
+
+    site: SiteData
+    """Site-wide data."""
+    games: list[Game]
+    """Games sorted by slug."""
+    documents: dict[str, Document]
+    """Source document of each game by slug (for locating later problems)."""
+    digests: dict[str, str] = field(default_factory=dict)
+    """SHA-256 of each game file's bytes (and of the pictures it shows) by slug, and of
+    ``data/site.yaml`` under ``""``: what a cache of rendered pages keys on."""
+    images: dict[str, ImageFile] = field(default_factory=dict)
+    """Every picture the games show, checked, by its path under ``data/images/``."""
+    as_of: dt.date = field(default_factory=dt.date.today)
+    """The day verification dates are aged on (``provenance.measuring_day``)."""
+    warnings: tuple[Problem, ...] = ()
+    """What is valid but wants an editor's attention: the card or a ruling verified too long
+    ago, a ruling that cites no source (``provenance.stale_warnings``)."""
+
+
+@dataclass(frozen=True)
+class CheckedGame:
+    """One game file after its field checks and its own cross checks (not those across files)."""
+
+    document: Document | None
+    """The parsed file; None when it could not be read or parsed."""
+    game: Game | None
+    """The record; None when the field checks failed."""
+    problems: tuple[Problem, ...]
+    """Everything wrong with the file on its own."""
+
+
+class GameFileCache(Protocol):
+    """Keeps checked game files between runs (``render/cache.py``); ``key`` says what they
+    depend on."""
+
+    def get(self, kind: str, name: str, key: str, make: Callable[[], Any]) -> Any: ...
+
+
+def load_catalog(
+    project: Project, today: dt.date | None = None, cache: GameFileCache | None = None
+) -> Catalog:
+    """Load and validate every data file; raise :class:`DataError` listing all problems.
+
+    With ``cache``, a game file whose bytes, ``data/site.yaml`` and date are those of an earlier
+    run is not parsed or checked again; the checks across files (slugs, calculator ids) always
+    run, and every file is read again.
+    """
+    as_of = measuring_day(today)  # before `today` defaults: SOURCE_DATE_EPOCH must not move it
+    today = today or dt.date.today()
+    problems: list[Problem] = []
+    site_display = _display(project, project.site_file)
+    site_raw = _read(project, project.site_file, site_display, problems)
+    site_doc = _parse(site_raw, site_display, problems)
+    site = (
+        build_record(SiteData, site_doc, problems, declared_languages(site_doc))
+        if site_doc
+        else None
+    )
+    site_digest = _digest(site_raw) if site is not None and site_raw is not None else ""
+    # What a game's own checks depend on besides its bytes: the site's mechanics and topics, and
+    # today (no verification date in the future).
+    context = f"site={site_digest};today={today.isoformat()}"
+
+    games: list[Game] = []
+    documents: dict[str, Document] = {}
+    digests = {"": site_digest}
+    calculator_files: dict[str, str] = {}  # calculator id → file that defines it
+    images: dict[str, ImageFile] = {}
+    game_files, strays = yaml_files(project.games_dir, _display(project, project.games_dir))
+    problems.extend(strays)
+    if not game_files:
+        problems.append(Problem(project.display(project.games_dir), None, "", "no game files"))
+    for path in game_files:
+        display = _display(project, path)
+        raw = _read(project, path, display, problems)
+        if raw is None:
+            continue
+        digest = _digest(raw)
+        checked = _checked(raw, display, path.stem, site, today, cache, digest + context)
+        problems.extend(checked.problems)
+        doc, game = checked.document, checked.game
+        if doc is None or game is None:
+            continue
+        problems.extend(_calculator_clashes(game, doc, calculator_files))
+        # Pictures are files of their own, so they are checked on every run, never cached.
+        problems.extend(check_game_images(project, game, doc, images))
+        if game.slug in documents:
+            other = documents[game.slug].file
+            problems.append(doc.problem(("slug",), f"slug {game.slug!r} is also used by {other}"))
+            continue
+        documents[game.slug] = doc
+        digests[game.slug] = _with_images(digest, game, images)
+        games.append(game)
+
+    if site is not None and site_doc is not None:
+        problems.extend(check_site(site, site_doc))
+    if problems or site is None:
+        raise DataError(problems)
+    freshness = Freshness(as_of, site.stale_after_days)
+    warnings = [w for g in games for w in stale_warnings(g, documents[g.slug], freshness)]
+    return Catalog(
+        site,
+        sorted(games, key=lambda g: g.slug),
+        documents,
+        digests,
+        images,
+        as_of=as_of,
+        warnings=tuple(sorted(warnings)),
+    )
+
+
+def check_game_file(
+    raw: bytes, display: str, stem: str, site: SiteData | None, today: dt.date
+) -> CheckedGame:
+    """Parse one game file's bytes and run every check that needs only this file and the site."""
+    problems: list[Problem] = []
+    doc = _parse(raw, display, problems)
+    if doc is not None:
+        # Stubs of `rulesite new` are listed all at once, even while they break the types.
+        problems.extend(find_stubs(doc))
+    languages = languages_context(site.languages) if site is not None else None
+    game = build_record(Game, doc, problems, languages) if doc else None
+    if doc is not None and game is not None:
+        problems.extend(check_game(game, doc, stem, site, today))
+        module_problems = check_modules(game, doc)
+        problems.extend(module_problems)
+        if not module_problems:  # the calculators' module settings need modules that resolve
+            game = with_module_settings(game)
+        problems.extend(check_setup(game, doc))
+        problems.extend(check_scoring(game, doc))
+        problems.extend(check_text_links(game, doc))
+    return CheckedGame(doc, game, tuple(problems))
+
+
+def _checked(
+    raw: bytes,
+    display: str,
+    stem: str,
+    site: SiteData | None,
+    today: dt.date,
+    cache: GameFileCache | None,
+    key: str,
+) -> CheckedGame:
+    def check() -> CheckedGame:
+        return check_game_file(raw, display, stem, site, today)
+
+    return check() if cache is None else cache.get("checked", display, key, check)
+
+
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _with_images(digest: str, game: Game, images: dict[str, ImageFile]) -> str:
+    """A game's digest that also changes when a picture it shows does (its size is on a page)."""
+    shown = sorted({image.file for _, image in image_references(game)})
+    if not shown:
+        return digest
+    parts = [digest] + [f"{file}={images[file].digest}" for file in shown if file in images]
+    return _digest(";".join(parts).encode())
+
+
+def _calculator_clashes(game: Game, doc: Document, taken: dict[str, str]) -> list[Problem]:
+    """Calculator ids are public (`rulesite score <id>`), so they are unique across games.
+
+    ``taken`` maps the ids seen so far to their files; this game's ids are added to it.
+    """
+    problems = []
+    for index, calc in enumerate(game.scoring):
+        if calc.id in taken:
+            message = f"calculator id {calc.id!r} is also used in {taken[calc.id]}"
+            problems.append(doc.problem(("scoring", index, "id"), message))
+        else:
+            taken[calc.id] = doc.file
+    return problems
+
+
+def _display(project: Project, path: Path) -> str:
+    """``path`` as shown in messages: relative to the project, its own symlink not followed."""
+    return f"{project.display(path.parent)}/{path.name}"
+
+
+def _read(project: Project, path: Path, display: str, problems: list[Problem]) -> bytes | None:
+    try:
+        return read_data_file(path, display, project.root)
+    except DataError as error:
+        problems.extend(error.problems)
+        return None
+
+
+def _parse(raw: bytes | None, display: str, problems: list[Problem]) -> Document | None:
+    if raw is None:
+        return None
+    try:
+        return load_yaml_bytes(raw, display)
+    except DataError as error:
+        problems.extend(error.problems)
+        return None
+
+
+def load_site(project: Project) -> SiteData:
+    """Only ``data/site.yaml``, validated with its own checks (for commands that need the
+    languages without the games); raise :class:`DataError` listing all problems."""
+    problems: list[Problem] = []
+    display = _display(project, project.site_file)
+    doc = _parse(_read(project, project.site_file, display, problems), display, problems)
+    site = build_record(SiteData, doc, problems, declared_languages(doc)) if doc else None
+    if site is not None and doc is not None:
+        problems.extend(check_site(site, doc))
+    if problems or site is None:
+        raise DataError(problems)
+    return site

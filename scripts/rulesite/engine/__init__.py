@@ -1,0 +1,1 @@
+"""Stage 5, engine: one MkDocs project per language, the plugin, search split, offline."""

@@ -1,0 +1,58 @@
+"""Files the preview watches and copies: snapshots of a folder, copies in one rename."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Collection
+from pathlib import Path
+
+Snapshot = dict[str, tuple[int, int, int]]
+"""Modification time (ns), size and inode of every file under a folder, by relative path."""
+
+
+def snapshot(folder: Path, skip: Collection[str] = ()) -> Snapshot:
+    """The state of every file under ``folder``, leaving out the top-level folders ``skip``.
+
+    Files may vanish while it runs: whatever vanishes is simply left out.
+    """
+    state: Snapshot = {}
+    top = os.fspath(folder)
+    for parent, dirs, files in os.walk(top):  # os.walk skips folders it cannot list
+        if parent == top:
+            dirs[:] = [name for name in dirs if name not in skip]
+        prefix = os.path.relpath(parent, top).replace(os.sep, "/") + "/"
+        prefix = "" if prefix == "./" else prefix
+        for name in files:
+            try:
+                stat = os.stat(os.path.join(parent, name))
+            except OSError:  # deleted (or made unreadable) since it was listed
+                continue
+            state[prefix + name] = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    return state
+
+
+def copy_file(source: Path, target: Path) -> None:
+    """Replace ``target`` by a copy of ``source`` in one rename: a reader sees one or the other."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = target.with_name(f".{target.name}.rulesite-copy")
+    shutil.copyfile(source, scratch)
+    os.replace(scratch, target)
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    scratch = target.with_name(f".{target.name}.rulesite-copy")
+    scratch.write_bytes(data)
+    os.replace(scratch, target)
+
+
+def remove_file(path: Path, top: Path) -> None:
+    """Delete a file, then the folders it leaves empty, up to ``top``."""
+    path.unlink(missing_ok=True)
+    folder = path.parent
+    while folder != top and folder.is_relative_to(top):
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or gone already
+            return
+        folder = folder.parent

@@ -1,6 +1,8 @@
-"""Stage 3: render validated records into Markdown pages, one function per page kind.
+"""Stage 3b: render validated records into Markdown pages, the kinds the page registry lists.
 
-Templates live in ``templates/pages`` (one per page kind, shared by every language); wording and
+Which pages there are, their paths and templates and what each template is given come from
+``pages/`` (``pages/registry.py``); this module only runs Jinja over them. Templates live in
+``templates/pages`` (one per page kind, shared by every language); wording and
 the languages come from ``data/site.yaml``. Jinja runs with ``StrictUndefined`` so a missing
 field or label fails the build, naming the template, instead of printing an empty string.
 """
@@ -19,18 +21,9 @@ from rulesite.check.labels import LABEL_PLACEHOLDERS
 from rulesite.check.provenance import Freshness
 from rulesite.errors import BuildError
 from rulesite.model import Game, IntRange, Language, SiteData
+from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.scoring.payload import page_payload, payload_json
-
-PAGE_KINDS = ("overview", "rules", "faq", "score")
-"""Pages a game can have, in tab order; ``score`` only when it has calculators."""
-
-_PAGE_FILES = {"overview": "index.md", "rules": "rules.md", "faq": "faq.md", "score": "score.md"}
-
-
-def page_kinds(game: Game) -> tuple[str, ...]:
-    """The pages ``game`` gets."""
-    return tuple(kind for kind in PAGE_KINDS if kind != "score" or game.scoring)
 
 
 @dataclass(frozen=True)
@@ -74,47 +67,6 @@ def format_range(value: IntRange) -> Markup:
     """``1–5``, or ``4`` when min equals max, kept on one line (never "1–" / "5")."""
     text = str(value.min) if value.min == value.max else f"{value.min}–{value.max}"
     return Markup(f'<span class="rs-nowrap">{text}</span>')
-
-
-_MINUTE_STEPS = (15, 30, 45, 60, 90, 120, 180, 240, 360)
-_WEIGHT_STEPS = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5)
-
-
-def _useful_steps(steps: tuple[float, ...], values: list[float]) -> list[float]:
-    """The thresholds that let some value through, up to the first that lets every one through:
-    an option that shows nothing, or the same as the one before it, is no use to a reader."""
-    useful: list[float] = []
-    for step in steps:
-        if any(value <= step for value in values):
-            useful.append(step)
-        if all(value <= step for value in values):
-            break
-    return useful
-
-
-def games_filter_options(games: list[Game]) -> dict[str, Any]:
-    """The choices the games index offers its filters, from the games it lists."""
-    if not games:
-        return {"players": [], "minutes": [], "weights": [], "mechanics": []}
-    fewest = min(game.card.players.min for game in games)
-    most = max(game.card.players.max for game in games)
-    return {
-        "players": list(range(fewest, most + 1)),
-        "minutes": _useful_steps(_MINUTE_STEPS, [g.card.play_time.min for g in games]),
-        "weights": _useful_steps(_WEIGHT_STEPS, [g.card.weight for g in games]),
-        "mechanics": sorted({m for g in games for m in g.card.mechanics}),
-    }
-
-
-def rulings_by_topic(games: list[Game], topic_ids: list[str], lang: str) -> list[tuple[str, list]]:
-    """Each topic that tags some ruling, in the site's order, with its ``(game, ruling)`` pairs:
-    games by their title in ``lang``, rulings in the game's order."""
-    ordered = sorted(games, key=lambda game: game.title.get(lang).casefold())
-    grouped = [
-        (topic, [(game, ruling) for game in ordered for ruling in game.faq if topic in ruling.tags])
-        for topic in topic_ids
-    ]
-    return [(topic, pairs) for topic, pairs in grouped if pairs]
 
 
 def make_environment(project: Project) -> jinja2.Environment:
@@ -172,8 +124,12 @@ class Renderer:
             "site": site,
             "mechanics": {m.id: m for m in site.mechanics},
             "topics": {topic.id: topic for topic in site.topics},
-            "page_files": _PAGE_FILES,
-            "page_kinds": PAGE_KINDS,
+            # A game's tabs: each kind's file in the game's folder, and every tab's kind.
+            "page_files": {
+                kind.name: (kind.source or "").removeprefix(registry.GAME_FOLDER)
+                for kind in registry.tab_kinds()
+            },
+            "page_kinds": tuple(kind.name for kind in registry.tab_kinds()),
             # Width and height of each picture, read from its file (check/images.py).
             "image_sizes": catalog.images,
             # Verification dates are aged on the catalog's day (provenance.measuring_day).
@@ -189,40 +145,35 @@ class Renderer:
         return result
 
     def site_pages(self, lang: str) -> dict[str, str]:
-        """The pages about every game: home, the games index and the topic index."""
+        """The pages about every game the registry lists (home, the indexes), in ``lang``."""
         return {
-            f"{lang}/index.md": self.home(lang),
-            f"{lang}/games/index.md": self.games_index(lang),
-            f"{lang}/glossary/index.md": self.glossary(lang),
-            f"{lang}/topics/index.md": self.topics_index(lang),
+            f"{lang}/{kind.source_path()}": self.site_page(kind, lang)
+            for kind in registry.rendered_kinds(registry.Scope.SITE)
         }
+
+    def site_page(self, kind: registry.PageKind, lang: str) -> str:
+        """One page about every game."""
+        assert kind.template is not None and kind.context is not None, kind.name
+        return self._render(kind.template, lang, **kind.context(self.catalog, lang))
 
     def game_pages(self, game: Game, lang: str) -> dict[str, str]:
         """Every page of one game in one language."""
         return {
-            f"{lang}/games/{game.slug}/{_PAGE_FILES[kind]}": self.game_page(kind, game, lang)
-            for kind in page_kinds(game)
+            f"{lang}/{kind.source_path(game.slug)}": self.game_page(kind, game, lang)
+            for kind in registry.game_kinds(game)
         }
 
-    def home(self, lang: str) -> str:
-        return self._render("home.md.j2", lang, games=self.catalog.games)
-
-    def glossary(self, lang: str) -> str:
-        return self._render("glossary.md.j2", lang, games=self.catalog.games)
-
-    def games_index(self, lang: str) -> str:
-        games = self.catalog.games
-        return self._render("games.md.j2", lang, games=games, filters=games_filter_options(games))
-
-    def topics_index(self, lang: str) -> str:
-        topic_ids = [topic.id for topic in self.catalog.site.topics]
-        by_topic = rulings_by_topic(self.catalog.games, topic_ids, lang)
-        listed = {(game.slug, ruling.id) for _, pairs in by_topic for game, ruling in pairs}
-        return self._render("topics.md.j2", lang, by_topic=by_topic, total_rulings=len(listed))
-
-    def game_page(self, kind: str, game: Game, lang: str) -> str:
+    def game_page(self, kind: registry.PageKind | str, game: Game, lang: str) -> str:
+        """One page of one game (``kind``: the kind or its name)."""
+        if isinstance(kind, str):
+            kind = registry.kind(kind)
+        assert kind.template is not None and kind.context is not None, kind.name
         return self._render(
-            f"{kind}.md.j2", lang, game=game, page_kind=kind, page_kinds=page_kinds(game)
+            kind.template,
+            lang,
+            **kind.context(game, lang),
+            page_kind=kind.name,
+            page_kinds=tuple(tab.name for tab in registry.tabs_of(game)),
         )
 
     def _render(self, template_name: str, lang: str, **context: Any) -> str:

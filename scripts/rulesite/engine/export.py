@@ -39,6 +39,7 @@ from rulesite.model.api import (
     RulingEntry,
     schema_texts,
 )
+from rulesite.pages import registry
 
 
 def _pages(
@@ -46,20 +47,19 @@ def _pages(
     slug: str,
     up: str,
     directory_urls: bool,
-    page: str = "",
+    page: str = "overview",
     anchor: str = "",
 ) -> dict[str, str]:
-    """A game's page per language code: ``<up>[<prefix>/]games/<slug>/[<page>/][#<anchor>]``
-    (``.../<page or index>.html`` without directory URLs); ``up`` leads to the site root."""
-    links = {}
-    for language in languages:
-        folder = f"{up}{language.prefix + '/' if language.prefix else ''}games/{slug}/"
-        if directory_urls:
-            link = folder + (f"{page}/" if page else "")
-        else:
-            link = folder + f"{page or 'index'}.html"
-        links[language.code] = link + (f"#{anchor}" if anchor else "")
-    return links
+    """A game's page of kind ``page`` per language code, as the page registry places it
+    (``<up>[<prefix>/]games/<slug>/[<page>/][#<anchor>]``); ``up`` leads to the site root."""
+    kind = registry.kind(page)
+    return {
+        language.code: up
+        + registry.language_folder(language)
+        + kind.url(slug, directory_urls)
+        + (f"#{anchor}" if anchor else "")
+        for language in languages
+    }
 
 
 def games_index(catalog: Catalog, directory_urls: bool = True) -> GamesIndex:
@@ -124,10 +124,10 @@ def _json(record: BaseModel) -> bytes:
 
 def export_files(catalog: Catalog, directory_urls: bool = True) -> dict[str, bytes]:
     """Every file of the export by path under the site root (``api/...``)."""
-    files = {f"{API_DIR}/games.json": _json(games_index(catalog, directory_urls))}
+    files = {registry.kind("api-index").source_path(): _json(games_index(catalog, directory_urls))}
     for game in catalog.games:
         record = game_file(catalog, game, directory_urls)
-        files[f"{API_DIR}/games/{game.slug}.json"] = _json(record)
+        files[registry.kind("api-game").source_path(game.slug)] = _json(record)
     for name, text in schema_texts().items():
         files[f"{API_DIR}/{PUBLISHED_SCHEMAS[name]}"] = text.encode("utf-8")
     return files

@@ -32,10 +32,11 @@ from typing import Any
 from rulesite import markup
 from rulesite.catalog import Catalog
 from rulesite.model import Change, Game, Language
+from rulesite.pages import registry
 from rulesite.render.renderer import Labels
 
-FEED_FILE = "feed.xml"
-"""The feed's file name at each language's site root."""
+FEED_FILE = registry.kind("feed").url()
+"""The feed's file at each language's site root (the registry's ``feed`` kind)."""
 FEED_LIMIT = 50
 """Most entries in a feed: the newest changes across all games."""
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -62,13 +63,9 @@ class FeedContext:
     xml_lang: str = ""
     """The language's tag for ``xml:lang`` (its ``html_lang``); the code when empty."""
 
-    def page(self, slug: str, page: str = "") -> str:
-        """Address of a game's page (``""`` overview, ``rules``, ``faq``)."""
-        if self.directory_urls:
-            path = f"games/{slug}/{page + '/' if page else ''}"
-        else:
-            path = f"games/{slug}/{page or 'index'}.html"
-        return self.site_url + path
+    def page(self, slug: str, page: str = "overview") -> str:
+        """Address of a game's page of kind ``page`` (``overview``, ``rules``, ``faq``)."""
+        return self.site_url + registry.kind(page).url(slug, self.directory_urls)
 
 
 def entry_id(lang: str, slug: str, change_id: str) -> str:

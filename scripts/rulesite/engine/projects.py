@@ -33,6 +33,7 @@ from rulesite.engine.feed import write_feed
 from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, write_synonyms
 from rulesite.errors import BuildError
 from rulesite.model import Language, SiteData
+from rulesite.pages import registry
 from rulesite.project import Project
 
 CONFIG_FILE = "mkdocs.yml"
@@ -51,8 +52,9 @@ NO_SITE_URL = (
 """What ``rulesite build`` says when the base settings give no ``site_url``."""
 OFFLINE_LABELS = ("title", "text", "retry")
 """The offline page's labels (``offline_<name>``), passed to the theme in ``extra.offline``."""
-_DROPPED_KEYS = ("hooks", "INHERIT")
-"""Base settings that generated projects never take over."""
+_DROPPED_KEYS = ("hooks", "INHERIT", "nav", "not_in_nav")
+"""Base settings that generated projects never take over (the navigation is the page
+registry's: ``pages/registry.py``)."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def language_projects(content_dir: Path, site: SiteData) -> list[LanguageProject
 
 def site_path(language: Language) -> str:
     """Where a language is published, relative to the site root: ``""`` or ``"en/"``."""
-    return f"{language.prefix}/" if language.prefix else ""
+    return registry.language_folder(language)
 
 
 def load_base_config(project: Project) -> dict[str, Any]:
@@ -149,6 +151,11 @@ def language_config(
     plugin_options["search_synonyms"] = SYNONYMS_FILE
     plugins = _base_plugins(config.get("plugins"), language)
     config["plugins"] = [{"rulesite": plugin_options}, *plugins]
+    # The site-wide pages the registry puts in the navigation; every game's pages are linked by
+    # their tabs instead (MkDocs puts the whole navigation into every page: listing every game's
+    # pages would make build time grow with the square of the number of games).
+    config["nav"] = registry.nav_sources()
+    config["not_in_nav"] = registry.not_in_nav()
     return config
 
 
@@ -208,6 +215,7 @@ def write_projects(
     base = load_base_config(project)
     epoch = source_date_epoch(catalog)
     projects = language_projects(content_dir, catalog.site)
+    root = catalog.site.root_language
     for language in projects:
         language.root.mkdir(parents=True, exist_ok=True)
         shutil.copytree(project.templates_dir / "theme", language.root / THEME_DIR)
@@ -223,7 +231,7 @@ def write_projects(
         write_synonyms(catalog.games, language.lang, language.root / SYNONYMS_FILE)
         # Static files MkDocs copies as they are: the feed per language, the JSON export once.
         write_feed(language.docs_dir, catalog, language.language, config)
-        if language.is_default:
+        if registry.published_in(registry.kind("api-index"), language.language, root):
             write_export(language.docs_dir, catalog, config)
         # Pictures the pages show (checked by images.py): each language's site has its own copy.
         copy_images(catalog.images, language.docs_dir)

@@ -37,18 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from rulesite.engine.search_words import SearchWords
+from rulesite.pages import registry
 
 INDEX_FILE = "search_index.json"
 """Material's index, in the language site's ``search/`` folder; the site-level index replaces it."""
 SHARDS_DIR = "shards"
 """Under ``search/``: one ``<slug>.json`` per game."""
-_GAME_LOCATION = re.compile(r"games/([a-z0-9-]+)/")
-"""A game's pages (``games/<slug>/...``), as page URLs and index locations spell them."""
 _MARKUP = re.compile(r"<[^>]*>")
 """Tags in an index text (Material keeps some markup in ``text``)."""
-_LISTING = re.compile(r"glossary/")
-"""Site-wide pages that repeat every game's glossary: titles only in the index (their words are
-in each game's documents already, and their text would grow the index with every game)."""
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 """A word of Han characters only."""
 _EDGES = re.compile(r"^\W+|\W+$")
@@ -86,8 +82,20 @@ class SplitIndex:
 
 def game_of(location: str) -> str | None:
     """The game a page URL or index location belongs to (``games/<slug>/...``), or None."""
-    match = _GAME_LOCATION.match(location)
-    return match.group(1) if match else None
+    return registry.game_slug(location)
+
+
+def _titles_only(location: str) -> bool:
+    """Site-wide pages that repeat every game's glossary (the registry's search role TITLES):
+    titles only in the index (their words are in each game's documents already, and their text
+    would grow the index with every game)."""
+    return registry.is_search_kind(location, registry.Search.TITLES)
+
+
+def _is_kind(location: str, name: str) -> bool:
+    """Whether the page at ``location`` (its ``#anchor`` ignored) is of the kind ``name``."""
+    found = registry.kind_of_url(location)
+    return found is not None and found[0].name == name
 
 
 def shard_path(slug: str) -> str:
@@ -109,7 +117,7 @@ def split_index(
     for doc in docs:
         slug = game_of(doc["location"])
         if slug is None:
-            site_docs.append(shortened(doc) if _LISTING.match(doc["location"]) else doc)
+            site_docs.append(shortened(doc) if _titles_only(doc["location"]) else doc)
             continue
         site_docs.append(shortened(doc))
         shards.setdefault(slug, []).append(without_text_words(doc, tokens))
@@ -226,13 +234,13 @@ class SynonymFinder:
                     if tuple(sequence[index : index + len(member)]) == member:
                         found.update(dict.fromkeys(group))
         page, _, anchor = doc["location"].partition("#")
-        defines = self._defined.get(slug, {}).get(anchor, []) if page.endswith("/rules/") else []
+        defines = self._defined.get(slug, {}).get(anchor, []) if _is_kind(page, "rules") else []
         defines = uncovered(self._words_of(defines), title)
         words = uncovered(found, [*title, *defines])
         doc = {**doc, WORDS: " ".join(words)} if words else doc
         if defines:
             doc = {**doc, DEFINES: " ".join(defines)}
-        if doc["location"] == f"games/{slug}/" and self._titles.get(slug):
+        if not anchor and _is_kind(page, "overview") and self._titles.get(slug):
             doc = {**doc, NAMES: " ".join(self._titles[slug])}
         return doc
 
@@ -252,7 +260,7 @@ class SynonymFinder:
         result = []
         for doc in docs:
             page, _, anchor = doc["location"].partition("#")
-            stems = self._stems.get(anchor) if _LISTING.fullmatch(page) else None
+            stems = self._stems.get(anchor) if _titles_only(page) else None
             if stems:
                 # Each stem as it is: the theme's segmentation looks for the exact piece.
                 words = dict.fromkeys([*doc.get(SECTIONS, "").split(), *stems.values()])

@@ -9,6 +9,7 @@ import pytest
 
 from rulesite.catalog import load_catalog
 from rulesite.errors import BuildError, DataError
+from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.render.cache import ContentCache, render_cached
 from rulesite.render.renderer import render_pages
@@ -115,7 +116,10 @@ def test_only_the_edited_game_is_rendered_again(project: Project) -> None:
     misses = cache.misses
     catalog = load_catalog(project, cache=cache)
     after = render_cached(project, catalog, cache)
-    assert cache.misses == misses + 2  # the file's checks and its pages
+    # The file's checks, its pages, and the pages across games built from every game's card.
+    across = [k for k in registry.rendered_kinds(registry.Scope.SITE) if registry.CARDS in k.inputs]
+    assert across, "some page across games lists every game's card"
+    assert cache.misses == misses + 2 + len(across) * len(catalog.site.codes)
     assert after == render_pages(project, catalog)
     changed = sorted(path for path in after if after[path] != before[path])
     assert "en/games/other-game/index.md" in changed
@@ -156,3 +160,27 @@ def test_entries_of_deleted_files_are_dropped(project: Project) -> None:
     game_file(project, "other-game").unlink()
     render_cached(project, load_catalog(project, cache=cache), cache)
     assert len(cache) == entries - 1  # its pages; its checks are dropped by the preview
+
+
+def test_a_page_across_games_is_rendered_again_only_when_its_inputs_change(
+    project: Project,
+) -> None:
+    cache = ContentCache()
+    before = render_cached(project, load_catalog(project, cache=cache), cache)
+    edit(game_file(project, "other-game"), 'en: "Is there a hand limit?"', 'en: "Any hand limit?"')
+    misses = cache.misses
+    catalog = load_catalog(project, cache=cache)
+    after = render_cached(project, catalog, cache)
+    assert after == render_pages(project, catalog)
+    reading = [
+        k for k in registry.rendered_kinds(registry.Scope.SITE) if registry.RULINGS in k.inputs
+    ]
+    # The file's checks, its pages, and only the pages across games that read rulings.
+    assert cache.misses == misses + 2 + len(reading) * len(catalog.site.codes)
+    changed = {path for path in after if after[path] != before[path]}
+    for kind in registry.rendered_kinds(registry.Scope.SITE):
+        for lang in catalog.site.codes:
+            path = f"{lang}/{kind.source_path()}"
+            # Only a page that reads rulings may change; the topic index shows the question.
+            assert path not in changed or registry.RULINGS in kind.inputs, path
+    assert f"en/{registry.kind('topics').source_path()}" in changed

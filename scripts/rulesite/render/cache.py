@@ -7,11 +7,15 @@ A game's checks and pages are made from a few inputs, and the cache keys them on
 - a game's rendered pages (``render_cached``): the file's bytes, ``data/site.yaml``'s bytes
   (labels), the bytes of every page template and the day verification dates are aged on
   (``provenance``: a page flags an old one). A game's pages do not see the other games
-  (``render.Renderer``), so another game's edit leaves them as they are.
+  (``render.Renderer``), so another game's edit leaves them as they are;
+- a page across games (home, the indexes): the inputs the page registry declares for its kind
+  (``pages/registry.py``: every game's card, glossary or rulings: the fields of each game the
+  page reads), with ``data/site.yaml``, the templates and the day, as above. Editing a ruling
+  renders the topic index again, not the home page.
 
 Keys are SHA-256 digests of those bytes. The code cannot change while the process runs, so it is
-not part of a key. The checks across files (unique slugs and calculator ids) and the site-wide
-pages (home, games index) are redone every time: they are cheap, and depend on every game.
+not part of a key. The checks across files (unique slugs and calculator ids) are redone every
+time: they are cheap, and depend on every game.
 
 The cache lives in memory only. ``rulesite build`` starts a fresh process each time and spends
 most of its time in MkDocs, which rebuilds every page anyway; keeping games on disk would mean
@@ -30,6 +34,7 @@ import jinja2
 
 from rulesite.catalog import Catalog
 from rulesite.model import Game
+from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.render.renderer import Renderer, make_environment
 
@@ -94,29 +99,69 @@ def folder_digest(folder: Path) -> str:
 
 
 def render_cached(project: Project, catalog: Catalog, cache: ContentCache) -> dict[str, str]:
-    """Every page of the site, as ``render.render_pages`` gives them, games' from ``cache``.
+    """Every page of the site, as ``render.render_pages`` gives them, from ``cache`` where what
+    a page is built from is unchanged.
 
     ``catalog`` must come from ``load_catalog`` (it carries the files' digests). Raises
     BuildError, as rendering does, when a template fails.
     """
     templates = folder_digest(project.templates_dir / "pages")
     renderer = Renderer(project, catalog, _environment(project, cache, templates))
+    site_digest = catalog.digests.get("")
+    # as_of: a page flags verification dates older than stale_after_days on that day.
+    common = f"site={site_digest};templates={templates};as_of={catalog.as_of.isoformat()}"
+    inputs = InputDigests(catalog)
     pages: dict[str, str] = {}
     for lang in catalog.site.codes:
-        pages.update(renderer.site_pages(lang))
+        for kind in registry.rendered_kinds(registry.Scope.SITE):
+            path = f"{lang}/{kind.source_path()}"
+            if site_digest is None:  # a catalog made some other way: nothing to key on
+                pages[path] = renderer.site_page(kind, lang)
+                continue
+            key = f"{inputs.key(kind.inputs)};{common}"
+            make = lambda k=kind, lang=lang: renderer.site_page(k, lang)  # noqa: E731
+            pages[path] = cache.get("site-page", path, key, make)
     for game in catalog.games:
         file_digest = catalog.digests.get(game.slug)
-        if file_digest is None:  # a catalog made some other way: nothing to key on
+        if file_digest is None or site_digest is None:
             pages.update(_game_pages(renderer, game))
             continue
-        # as_of: a page flags verification dates older than stale_after_days on that day.
-        key = (
-            f"game={file_digest};site={catalog.digests['']};templates={templates};"
-            f"as_of={catalog.as_of.isoformat()}"
-        )
+        key = f"game={file_digest};{common}"
         pages.update(cache.get("pages", game.slug, key, lambda g=game: _game_pages(renderer, g)))
     cache.retain("pages", (game.slug for game in catalog.games))
     return pages
+
+
+class InputDigests:
+    """Digests of what pages across games are built from (``registry.Input``), each made once.
+
+    An input across every game is digested from the fields of each game it declares (the
+    home page changes with a game's card, not with its rulings); the site's data and the
+    templates are in every page's key already.
+    """
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+        self._made: dict[str, str] = {}
+
+    def key(self, inputs: Iterable[registry.Input]) -> str:
+        """The part of a page's key its ``inputs`` give."""
+        return ";".join(f"{i.name}={self.digest(i)}" for i in inputs if i is not registry.SITE)
+
+    def digest(self, wanted: registry.Input) -> str:
+        if wanted.name not in self._made:
+            self._made[wanted.name] = self._make(wanted)
+        return self._made[wanted.name]
+
+    def _make(self, wanted: registry.Input) -> str:
+        digest = hashlib.sha256()
+        for game in self._catalog.games:
+            if wanted.fields:
+                data = game.model_dump_json(include=set(wanted.fields)).encode("utf-8")
+            else:  # the whole file (and its pictures)
+                data = self._catalog.digests.get(game.slug, "").encode("ascii")
+            digest.update(b"%d\0" % len(data) + data)
+        return digest.hexdigest()
 
 
 def _game_pages(renderer: Renderer, game: Game) -> dict[str, str]:

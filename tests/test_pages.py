@@ -1,0 +1,175 @@
+"""The page registry (``pages/registry.py``): what it declares is what the stages do."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesite.catalog import Catalog, load_catalog
+from rulesite.engine.projects import language_config
+from rulesite.model import Game
+from rulesite.pages import registry
+from rulesite.pages.registry import KINDS, Scope, Search, Writer
+from rulesite.project import Project
+from rulesite.render.renderer import Renderer, render_pages
+from tests.helpers import REPO, good_game_text, make_project, other_game
+
+TEMPLATES = REPO / "templates" / "pages"
+SLUG = "some-game"
+"""A slug to fill a game kind's paths with."""
+
+
+@pytest.fixture(scope="module")
+def fixture(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Catalog]:
+    """The good fixture project with a second game that has no calculator."""
+    head, rest = other_game("plain-game").split("\nscoring:", 1)
+    no_calculator = head + "\nmodules:" + rest.split("\nmodules:", 1)[1]
+    games = {"mini-game.yaml": good_game_text(), "plain-game.yaml": no_calculator}
+    project = Project(make_project(tmp_path_factory.mktemp("pages") / "p", games))
+    return project, load_catalog(project)
+
+
+def paths(kind: registry.PageKind) -> list[str]:
+    """The kind's URL in both forms, filled with :data:`SLUG` for a game kind."""
+    slug = SLUG if kind.per_game else ""
+    return [kind.url(slug, True), kind.url(slug, False)]
+
+
+# --- the declarations themselves ------------------------------------------------------------
+
+
+def test_names_sources_and_urls_are_unique() -> None:
+    names = [kind.name for kind in KINDS]
+    assert len(set(names)) == len(names)
+    sources = [kind.source for kind in KINDS if kind.source]
+    assert len(set(sources)) == len(sources)
+    urls = [url for kind in KINDS for url in dict.fromkeys(paths(kind))]
+    assert len(set(urls)) == len(urls), urls
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_a_template_exists_exactly_where_the_registry_renders_one(kind: registry.PageKind) -> None:
+    if kind.writer is Writer.TEMPLATE:
+        assert kind.template and (TEMPLATES / kind.template).is_file()
+        assert kind.context is not None
+        assert kind.source and kind.source.endswith(".md")
+    else:  # written by MkDocs' theme or the engine, by design
+        assert kind.template is None and kind.context is None
+
+
+def test_every_page_template_belongs_to_a_kind() -> None:
+    # Partials (``_name.md.j2``) are included by the pages; every other template is a page.
+    templates = {path.name for path in TEMPLATES.glob("*.md.j2") if not path.name.startswith("_")}
+    assert templates == {kind.template for kind in KINDS if kind.template}
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_each_url_is_found_again_as_its_kind(kind: registry.PageKind) -> None:
+    slug = SLUG if kind.per_game else ""
+    for url in paths(kind):
+        assert registry.kind_of_url(url) == (kind, slug), url
+        assert registry.kind_of_url(url + "#anchor") == (kind, slug)
+    if kind.source:
+        assert registry.kind_of_source(kind.source_path(slug)) == (kind, slug)
+    # The game's folder holds every page of a game (not the export, under api/).
+    in_folder = registry.game_slug(kind.url(slug)) is not None
+    assert in_folder == (kind.per_game and kind.writer is Writer.TEMPLATE), kind.name
+
+
+def test_urls_follow_mkdocs() -> None:
+    from mkdocs.structure.files import File
+
+    for kind in KINDS:
+        if kind.source is None or not kind.source.endswith(".md"):
+            continue
+        source = kind.source_path(SLUG if kind.per_game else "")
+        for directory_urls in (True, False):
+            file = File(source, None, None, directory_urls)
+            slug = SLUG if kind.per_game else ""
+            expected = "" if file.url == "./" else file.url
+            assert kind.url(slug, directory_urls) == expected, (kind.name, directory_urls)
+            assert kind.site_file(slug, directory_urls) == file.dest_uri
+
+
+def test_roles_agree_with_what_writes_the_kind() -> None:
+    for kind in KINDS:
+        markdown = kind.writer is Writer.TEMPLATE
+        # MkDocs indexes and lists in the sitemap every page it renders from Markdown, only those.
+        assert kind.sitemap == markdown, kind.name
+        assert (kind.search is not Search.NONE) == markdown, kind.name
+        if kind.tab:
+            assert kind.per_game and kind.search is Search.SHARD and kind.offline, kind.name
+        if kind.nav:
+            assert kind.scope is Scope.SITE and markdown, kind.name
+        assert kind.inputs, f"{kind.name}: say what it is built from"
+        assert (registry.GAME in kind.inputs) == kind.per_game, kind.name
+    assert registry.kind("offline").offline  # the worker shows it for a page it has not stored
+
+
+def test_the_score_page_exists_only_for_a_game_with_calculators(fixture) -> None:
+    _, catalog = fixture
+    games = {game.slug: game for game in catalog.games}
+    assert games["mini-game"].scoring and not games["plain-game"].scoring
+    names = {slug: [kind.name for kind in registry.tabs_of(game)] for slug, game in games.items()}
+    assert names["mini-game"] == [kind.name for kind in registry.tab_kinds()]
+    assert names["plain-game"] == [k for k in names["mini-game"] if k != "score"]
+
+
+# --- the stages read it ---------------------------------------------------------------------
+
+
+def test_render_writes_the_pages_the_registry_lists(fixture) -> None:
+    project, catalog = fixture
+    expected = {
+        f"{lang}/{kind.source_path(game.slug if kind.per_game else '')}"
+        for lang in catalog.site.codes
+        for kind in KINDS
+        if kind.template
+        for game in (catalog.games if kind.per_game else [None])
+        if game is None or kind.exists_for(game)
+    }
+    assert set(render_pages(project, catalog)) == expected
+    assert (
+        "en/games/plain-game/faq.md" in expected and "en/games/plain-game/score.md" not in expected
+    )
+
+
+def test_the_generated_navigation_is_the_registry_s(fixture) -> None:
+    _, catalog = fixture
+    config = language_config({"nav": ["elsewhere.md"]}, catalog, catalog.site.root_language, 0)
+    assert config["nav"] == [kind.source for kind in KINDS if kind.nav]
+    assert config["not_in_nav"] == "/games/*/\n"
+
+
+class _Declared:
+    """A game that has only the fields an input declares: reading any other fails."""
+
+    def __init__(self, game: Game, fields: tuple[str, ...]) -> None:
+        self._game, self._fields = game, fields
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._fields:
+            return getattr(self._game, name)
+        raise AttributeError(f"{name}: not among the declared inputs {self._fields}")
+
+
+@pytest.mark.parametrize("kind", registry.rendered_kinds(Scope.SITE), ids=lambda kind: kind.name)
+def test_a_page_across_games_reads_only_its_declared_inputs(fixture, kind) -> None:
+    # What keeps the cache of these pages right (render/cache.py keys them on these inputs).
+    project, catalog = fixture
+    fields = tuple(dict.fromkeys(f for i in kind.inputs for f in i.fields))
+    assert fields, kind.name
+    limited = dataclasses.replace(catalog, games=[_Declared(g, fields) for g in catalog.games])
+    for lang in catalog.site.codes:
+        whole = Renderer(project, catalog).site_page(kind, lang)
+        assert Renderer(project, limited).site_page(kind, lang) == whole
+
+
+def test_the_declared_inputs_check_can_fail(fixture, tmp_path: Path) -> None:
+    project, catalog = fixture
+    limited = dataclasses.replace(catalog, games=[_Declared(g, ("slug",)) for g in catalog.games])
+    with pytest.raises(Exception, match="title"):
+        Renderer(project, limited).site_page(registry.kind("home"), "en")

@@ -21,6 +21,7 @@ from rulesite.catalog import Catalog, load_site
 from rulesite.check.provenance import Freshness, cited_verified
 from rulesite.engine.projects import site_path
 from rulesite.model import Game, IntRange, SiteData
+from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.scoring.compiler import compile_calculator
 from tests.helpers import REPO, elements
@@ -43,15 +44,15 @@ def prefixes(site: SiteData) -> dict[str, str]:
 
 LANGS = prefixes(REAL_SITE)
 """The real site's languages: each one's URL prefix in the built site, by code."""
-PAGES = {"overview": "", "rules": "rules/", "faq": "faq/", "score": "score/"}
-"""Each kind of game page's path under ``games/<slug>/``."""
-SITE_PAGES = ["", "games/", "topics/", "glossary/"]
-"""Pages about every game: home, the games index, the topic index and the glossary."""
+PAGES = {kind.name: kind.in_game_folder() for kind in registry.tab_kinds()}
+"""Each kind of game page's path under ``games/<slug>/`` (the page registry's tabs)."""
+SITE_PAGES = [kind.url() for kind in registry.rendered_kinds(registry.Scope.SITE)]
+"""Pages about every game (home, the indexes), as the page registry lists them."""
 
 
 def page_kinds(game: Game) -> list[str]:
     """The pages ``game`` has: a score page only when it has calculators."""
-    return [kind for kind in PAGES if kind != "score" or game.scoring]
+    return [kind.name for kind in registry.tabs_of(game)]
 
 
 def game_page_paths(game: Game) -> list[str]:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.site_checks import LANGS, PAGES, label, page_paths
+from tests.site_checks import LANGS, PAGES, label, page_kinds, page_paths
 from tests.test_site import CATALOG
 
 pytestmark = pytest.mark.browser
@@ -237,7 +237,7 @@ def test_without_javascript_the_games_table_is_complete(browser, site_url, lang)
         row = plain.locator(f'#rs-games tbody tr[data-title="{game.title.get(lang)}"]')
         assert row.is_visible()
         hrefs = row.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
-        kinds = [kind for kind in PAGES if kind != "score" or game.scoring]
+        kinds = page_kinds(game)
         assert hrefs == [f"{game.slug}/{PAGES[kind]}" for kind in kinds]
     context.close()
 

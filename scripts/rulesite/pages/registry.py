@@ -160,6 +160,14 @@ class PageKind:
         ``games/x/rules.html`` without directory URLs; ``""`` for the home page)."""
         return _fill(_url(self.source or self.output or "", directory_urls), slug)
 
+    def in_game_folder(self, *, source: bool = False, directory_urls: bool = True) -> str:
+        """A game kind's URL (``rules/``) or, with ``source``, its source (``rules.md``),
+        relative to its game's folder: what a game's pages link each other by."""
+        if not self.per_game or self.source is None or not self.source.startswith(GAME_FOLDER):
+            raise ValueError(f"page kind {self.name!r} is not in a game's folder")
+        path = self.source if source else _url(self.source, directory_urls)
+        return path.removeprefix(GAME_FOLDER)
+
     def site_file(self, slug: str = "", directory_urls: bool = True) -> str:
         """The file it becomes in a language's built site (``games/x/rules/index.html``)."""
         path = _fill(self.source or self.output or "", slug)

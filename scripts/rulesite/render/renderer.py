@@ -126,8 +126,7 @@ class Renderer:
             "topics": {topic.id: topic for topic in site.topics},
             # A game's tabs: each kind's file in the game's folder, and every tab's kind.
             "page_files": {
-                kind.name: (kind.source or "").removeprefix(registry.GAME_FOLDER)
-                for kind in registry.tab_kinds()
+                kind.name: kind.in_game_folder(source=True) for kind in registry.tab_kinds()
             },
             "page_kinds": tuple(kind.name for kind in registry.tab_kinds()),
             # Width and height of each picture, read from its file (check/images.py).

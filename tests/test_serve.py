@@ -22,6 +22,7 @@ import pytest
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish.build import PreviewBuild, build
+from rulesite.serve import files
 from rulesite.serve import preview as serve
 from rulesite.serve.files import snapshot
 from tests.helpers import good_game_text, make_project, other_game
@@ -401,7 +402,7 @@ def test_snapshot_leaves_out_a_file_deleted_during_the_scan(
     def walk_that_lists_a_deleted_file(folder: str) -> Iterator[tuple[str, list[str], list[str]]]:
         yield folder, [], ["deleted.html", "kept.html"]
 
-    monkeypatch.setattr(serve.os, "walk", walk_that_lists_a_deleted_file)
+    monkeypatch.setattr(files.os, "walk", walk_that_lists_a_deleted_file)
     assert list(snapshot(tmp_path)) == ["kept.html"]
 
 

@@ -102,6 +102,12 @@ def make_calculator(calc_id: str, **fields: Any) -> Calculator:
     return Calculator.model_validate(data)
 
 
+def rank_line(by: str, points: list[int], tie: str, **more: Any) -> dict[str, Any]:
+    """A rank line's keys, with one award table for 1–6 players."""
+    awards = [{"players": {"min": 1, "max": 6}, "points": points}]
+    return {"rank": {"by": by, "awards": awards, "tie": tie, **more}}
+
+
 def edge_calculators() -> list[Calculator]:
     """Calculators of the edge cases: the kinds' own (``LineKind.vectors``), then the rest."""
     kinds = [

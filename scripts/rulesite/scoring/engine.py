@@ -1,7 +1,7 @@
 """The scoring engine. It runs on the compiled JSON model, exactly what the browser receives.
 
 :mod:`rulesite.scoring.compiler` turns a validated calculator into that model (its shape is
-``scripts/rulesite/scoring/model.schema.json``); ``score`` evaluates it.
+:mod:`rulesite.scoring.schema`); ``score`` evaluates it.
 ``templates/theme/assets/scoring-engine.js`` is the same engine for the page and for Node; the
 shared vectors (``tests/data/scoring-vectors.json``) hold both to the same results.
 """

@@ -128,7 +128,8 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
 def calculator_size() -> None:
     """The calculator's own JS + CSS, raw and gzipped (goal: under 15 KB gzipped)."""
     assets = REPO / "templates" / "theme" / "assets"
-    files = [assets / name for name in ("scoring-engine.js", "calculator.js", "calculator.css")]
+    names = ("scoring-lines", "scoring-engine", "calculator-state", "calculator", "calculator-page")
+    files = [assets / f"{name}.js" for name in names] + [assets / "calculator.css"]
     if not all(path.is_file() for path in files):
         say(f"calculator JS + CSS: not found in {assets}")
         return

@@ -1,8 +1,9 @@
 """A small JSON Schema validator: the keywords the compiled calculator model's schema uses.
 
 ``tests/js/json-schema.js`` is the same for Node, so both test runners check the models they
-run against ``scripts/rulesite/scoring/model.schema.json``. (No third-party validator: nothing to
-install, and a keyword the schema starts using without support here fails loudly.)
+run against the compiled model's schema (``rulesite.scoring.schema.model_schema()``, which the
+vectors carry). (No third-party validator: nothing to install, and a keyword the schema starts
+using without support here fails loudly.)
 """
 
 from __future__ import annotations

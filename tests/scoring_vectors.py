@@ -22,15 +22,16 @@ from typing import Any
 
 from rulesite.catalog import load_catalog
 from rulesite.model import Calculator
+from rulesite.model.lines import LINE_KINDS
 from rulesite.project import Project
 from rulesite.scoring.check import calculator_problems
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import Model, conflicts, score
+from rulesite.scoring.schema import model_schema
 from tests.helpers import REPO
 
 VECTORS = REPO / "tests" / "data" / "scoring-vectors.json"
 GALLERY = REPO / "tests" / "fixtures" / "scoring-gallery"
-MODEL_SCHEMA = REPO / "scripts" / "rulesite" / "scoring" / "model.schema.json"
 RANDOM_GAMES = 40
 """Random calculators in the file (each with a few random games)."""
 
@@ -102,13 +103,21 @@ def make_calculator(calc_id: str, **fields: Any) -> Calculator:
 
 
 def rank_line(by: str, points: list[int], tie: str, **more: Any) -> dict[str, Any]:
+    """A rank line's keys, with one award table for 1–6 players."""
     awards = [{"players": {"min": 1, "max": 6}, "points": points}]
     return {"rank": {"by": by, "awards": awards, "tie": tie, **more}}
 
 
 def edge_calculators() -> list[Calculator]:
+    """Calculators of the edge cases: the kinds' own (``LineKind.vectors``), then the rest."""
+    kinds = [
+        calculator(vector["id"], inputs=vector["inputs"], terms=vector["terms"])
+        for kind in LINE_KINDS.values()
+        for vector in kind.vectors
+    ]
     x = {"id": "x", "max": 50}
     return [
+        *kinds,
         calculator(
             "edge-missing-inputs",
             inputs=[
@@ -118,36 +127,6 @@ def edge_calculators() -> list[Calculator]:
             ],
             terms=[{"id": "t", "formula": "a + b"}],
             tiebreakers=[{"by": "order", "prefer": "lower"}],
-        ),
-        calculator(
-            "edge-rank-split-at-least",
-            inputs=[x],
-            terms=[{"id": "goal", **rank_line("x", [4, 1, 0], "split", at_least=1)}],
-        ),
-        calculator(
-            "edge-rank-full", inputs=[x], terms=[{"id": "award", **rank_line("x", [5, 2], "full")}]
-        ),
-        calculator(
-            "edge-rank-none", inputs=[x], terms=[{"id": "award", **rank_line("x", [5, 2], "none")}]
-        ),
-        calculator(
-            "edge-table",
-            inputs=[x],
-            terms=[
-                {
-                    "id": "chart",
-                    "table": {
-                        "by": "x",
-                        "rows": [
-                            {"at_least": 0, "points": -1},
-                            {"at_least": 2, "points": 1},
-                            {"at_least": 3, "points": 2},
-                            {"at_least": 4, "points": 3},
-                            {"at_least": 5, "points": 4},
-                        ],
-                    },
-                }
-            ],
         ),
         calculator(
             "edge-when",
@@ -191,33 +170,29 @@ def edge_calculators() -> list[Calculator]:
     ]
 
 
+def kind_cases() -> list[Case]:
+    """The line kinds' hand-worked cases (``LineKind.vectors``); players are named P0, P1..."""
+    return [
+        case(vector["id"], item["name"], players(*item["players"]), **{
+            key: value for key, value in item.items() if key not in ("name", "players")
+        })
+        for kind in LINE_KINDS.values()
+        for vector in kind.vectors
+        for item in vector["cases"]
+    ]  # fmt: skip
+
+
 def edge_cases() -> list[Case]:
     """Inputs with results worked out by hand: totals, winners, and some lines."""
     p = players
     return [
+        *kind_cases(),
         case("edge-missing-inputs", "missing-means-zero-or-range-or-position", p({}, {"a": 1}),
              totals=[2, 3], winners=["P1"], lines=[{"t": 2}, {"t": 3}]),
         case("edge-missing-inputs", "missing-turn-order-is-the-position", p({}, {}),
              totals=[2, 2], winners=["P0"], outcome="tiebreak"),
         case("edge-missing-inputs", "given-turn-order-wins-over-position", p({"order": 2}, {"order": 1}),  # noqa: E501
              totals=[2, 2], winners=["P1"]),
-        case("edge-rank-split-at-least", "zero-takes-no-place-tied-split", p({"x": 0}, {"x": 3}, {"x": 3}, {"x": 1}),  # noqa: E501
-             totals=[0, 2, 2, 0], winners=["P1", "P2"], outcome="shared"),
-        case("edge-rank-split-at-least", "nobody-qualifies", p({}, {}),
-             totals=[0, 0], winners=["P0", "P1"]),
-        case("edge-rank-split-at-least", "three-tied-share-all-places", p({"x": 2}, {"x": 2}, {"x": 2}),  # noqa: E501
-             totals=[1, 1, 1], winners=["P0", "P1", "P2"]),
-        case("edge-rank-full", "tied-first-use-up-second", p({"x": 4}, {"x": 4}, {"x": 1}),
-             totals=[5, 5, 0], winners=["P0", "P1"]),
-        case("edge-rank-full", "tied-second-each-take-it", p({"x": 4}, {"x": 1}, {"x": 1}),
-             totals=[5, 2, 2], winners=["P0"]),
-        case("edge-rank-none", "tied-score-nothing", p({"x": 3}, {"x": 3}, {"x": 1}),
-             totals=[0, 0, 0], winners=["P0", "P1", "P2"]),
-        case("edge-rank-none", "single-places-score", p({"x": 3}, {"x": 1}, {"x": 1}),
-             totals=[5, 0, 0], winners=["P0"]),
-        case("edge-table", "every-row", p({"x": 0}, {"x": 1}, {"x": 2}, {"x": 3}, {"x": 4}, {"x": 5}),  # noqa: E501
-             totals=[-1, -1, 1, 2, 3, 4], winners=["P5"]),
-        case("edge-table", "beyond-the-last-row", p({"x": 50}), totals=[4], winners=["P0"]),
         case("edge-when", "unfunded-line-is-left-out", p({"x": 1}, {"x": 2}),
              totals=[1, 2], winners=["P1"], lines=[{"base": 1, "later": 0}, {"base": 2, "later": 0}],  # noqa: E501
              absent=["bonus", "solo"]),
@@ -451,7 +426,8 @@ def build_vectors() -> dict[str, Any]:
         _settle(item, models[item["model"]])
     return {
         "about": "Shared scoring vectors; `python -m tests.scoring_vectors --write` writes them.",
-        "schema": MODEL_SCHEMA.relative_to(REPO).as_posix(),
+        "kinds": list(LINE_KINDS),
+        "schema": model_schema(),
         "models": models,
         "cases": cases,
     }
@@ -489,7 +465,8 @@ def vectors_text() -> str:
     models = ",\n".join(f"  {line(key)}: {line(model)}" for key, model in vectors["models"].items())
     cases = ",\n".join(f"  {line(item)}" for item in vectors["cases"])
     return (
-        f'{{"about": {line(vectors["about"])},\n"schema": {line(vectors["schema"])},\n'
+        f'{{"about": {line(vectors["about"])},\n"kinds": {line(vectors["kinds"])},\n'
+        f'"schema": {line(vectors["schema"])},\n'
         f'"models": {{\n{models}\n}},\n"cases": [\n{cases}\n]}}\n'
     )
 

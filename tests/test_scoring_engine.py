@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesite.catalog import load_catalog
+from rulesite.model.lines import LINE_KINDS
+from rulesite.model.lines.rank import rank_awards
 from rulesite.project import Project
 from rulesite.scoring.compiler import compile_calculator
-from rulesite.scoring.engine import rank_awards, rarity_points, score
+from rulesite.scoring.engine import score
 from rulesite.scoring.inputs import check
 from tests.helpers import REPO
 
@@ -94,13 +96,14 @@ def test_rarity_orders_equal_totals_cotton_rarest() -> None:
     assert term["kind"] == "rarity"
     envs = [{"cotton": 1, "tobacco": 1, "sugarcane": 1}]
     # all equal: sugar cane most common (3), tobacco next (4), cotton rarest (5)
-    assert rarity_points(term, envs) == [3 + 4 + 5]
+    rarity_points = LINE_KINDS["rarity"].points
+    assert rarity_points(term, None, envs) == [3 + 4 + 5]
     envs = [
         {"cotton": 2, "tobacco": 0, "sugarcane": 0},
         {"cotton": 0, "tobacco": 0, "sugarcane": 1},
     ]
     # cotton 2 is most common (3 each); tobacco 0 and sugar cane 1: sugar cane next (4), tobacco 5
-    assert rarity_points(term, envs) == [6, 4]
+    assert rarity_points(term, None, envs) == [6, 4]
 
 
 def test_resources_are_added_before_dividing() -> None:

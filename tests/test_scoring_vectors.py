@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesite.model.lines import LINE_KINDS
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import conflicts, score
+from rulesite.scoring.schema import model_schema
 from tests.helpers import REPO
 from tests.json_schema import errors
 from tests.scoring_vectors import (
-    MODEL_SCHEMA,
     VECTORS,
     random_calculator,
     random_players,
@@ -31,7 +32,7 @@ from tests.scoring_vectors import (
 )
 
 DATA = json.loads(VECTORS.read_text(encoding="utf-8"))
-SCHEMA = json.loads(MODEL_SCHEMA.read_text(encoding="utf-8"))
+SCHEMA = model_schema()
 NODE = shutil.which("node")
 
 
@@ -72,9 +73,24 @@ def test_the_schema_refuses_what_it_forbids(change, expected: str) -> None:
     assert any(expected in message for message in errors(model, SCHEMA))
 
 
+def test_the_vectors_carry_the_schema_the_kinds_make() -> None:
+    assert DATA["schema"] == SCHEMA
+    assert [
+        choice["properties"]["kind"]["const"] for choice in SCHEMA["$defs"]["term"]["oneOf"]
+    ] == [*LINE_KINDS]
+
+
+def test_every_kind_has_hand_worked_vectors_or_is_one_of_the_first_five() -> None:
+    # The kinds written before the table carry their worked cases elsewhere in the file (the
+    # seed games, the gallery, the random calculators); a new kind brings its own.
+    first = {"formula", "fewer", "rank", "rarity", "table"}
+    for kind in LINE_KINDS.values():
+        assert kind.name in first or kind.vectors, f"{kind.name}: declare vectors"
+
+
 def test_vectors_cover_every_kind_of_line_and_model_feature() -> None:
     terms = [t for m in DATA["models"].values() for t in m["terms"]]
-    assert {t["kind"] for t in terms} == {"formula", "fewer", "rank", "rarity", "table"}
+    assert {t["kind"] for t in terms} == set(LINE_KINDS) == set(DATA["kinds"])
     assert {"when", "helper", "at_least", "players"} <= {k for t in terms for k in t}
     settings_ = [s["kind"] for m in DATA["models"].values() for s in m["settings"]]
     assert {"choice", "yes_no"} <= set(settings_)

@@ -1,6 +1,6 @@
 // A small JSON Schema validator: the keywords the compiled calculator model's schema uses.
 // tests/json_schema.py is the same for pytest, so both runners check the models they run against
-// scripts/rulesite/scoring/model.schema.json. A keyword it does not know fails loudly.
+// the compiled model's schema, which the vectors carry. A keyword it does not know fails loudly.
 "use strict";
 
 const SUPPORTED = new Set([

@@ -8,19 +8,24 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const REPO = path.resolve(__dirname, "..", "..");
-const engine = require(path.join(REPO, "templates", "theme", "assets", "scoring-engine.js"));
+const ASSETS = path.join(REPO, "templates", "theme", "assets");
+const engine = require(path.join(ASSETS, "scoring-engine.js"));
+const lines = require(path.join(ASSETS, "scoring-lines.js"));
 const { errors } = require("./json-schema.js");
 
 const vectors = JSON.parse(fs.readFileSync(path.join(REPO, "tests", "data", "scoring-vectors.json"), "utf8"));
-const schema = JSON.parse(fs.readFileSync(path.join(REPO, vectors.schema), "utf8"));
+// The compiled model's schema, with one choice per kind of line (scripts/rulesite/scoring/schema.py).
+const schema = vectors.schema;
 
 // What JSON carries: the contract between the engines is JSON, where -0 is 0.
 const asJson = (value) => JSON.parse(JSON.stringify(value));
 
-test("there are vectors of every kind", () => {
+test("there are vectors of every kind, and each kind Python declares is in the table here", () => {
   const kinds = new Set();
   for (const model of Object.values(vectors.models)) for (const term of model.terms) kinds.add(term.kind);
-  assert.deepEqual([...kinds].sort(), ["fewer", "formula", "rank", "rarity", "table"]);
+  assert.deepEqual([...kinds].sort(), [...vectors.kinds].sort());
+  assert.deepEqual(Object.keys(lines.kinds).sort(), [...vectors.kinds].sort());
+  for (const kind of Object.values(lines.kinds)) assert.equal(typeof kind.evaluate, "function");
   assert.ok(vectors.cases.length > 100);
 });
 
@@ -65,7 +70,7 @@ test("names from the data never reach Object.prototype", () => {
 
 test("no code from strings and no HTML from strings, in the engine or the page", () => {
   const assets = path.join(REPO, "templates", "theme", "assets");
-  for (const name of ["scoring-engine.js", "calculator.js"]) {
+  for (const name of fs.readdirSync(assets).filter((n) => /^(scoring|calculator).*\.js$/.test(n))) {
     const source = fs.readFileSync(path.join(assets, name), "utf8");
     for (const pattern of [/\beval\s*\(/, /new\s+Function\s*\(/, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/]) {
       assert.ok(!pattern.test(source), `${name} matches ${pattern}`);

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     Field,
     Strict,
+    create_model,
     model_validator,
 )
 
 from rulesite.model.base import Formula, Ident, IntRange, Record, Slug, Text, check_ordered
+from rulesite.model.lines import INPUT_LIMIT, LINE_KINDS, MAX_PLAYERS, TERM_KINDS, LineKind
+from rulesite.model.lines.rank import AwardTable, RankAward
+from rulesite.model.lines.rarity import Rarity
+from rulesite.model.lines.table import PointsTable, TableRow
 
-INPUT_LIMIT = 1_000_000
-"""Inputs stay within ±INPUT_LIMIT, so validation can prove every formula exact in a browser."""
-
-MAX_PLAYERS = 12
-"""Most players a calculator takes: the page shows a column per player."""
+__all__ = [
+    "INPUT_LIMIT", "MAX_PLAYERS", "TERM_KINDS", "AwardTable", "Calculator", "LeftOut",
+    "PlayerCounts", "PointsTable", "RankAward", "Rarity", "ScoreInput", "ScoreTerm",
+    "ScoringExample", "Setting", "SettingOption", "TableRow", "TieBreaker",
+]  # fmt: skip
 
 
 class ScoreInput(Record):
@@ -76,108 +81,88 @@ class Setting(Record):
         return self.options is None
 
 
-class AwardTable(Record):
-    """Points by rank for a range of player counts."""
-
-    players: IntRange
-    """Player counts this table applies to."""
-    points: list[int] = Field(min_length=1, max_length=MAX_PLAYERS)
-    """Points for 1st, 2nd... place; places beyond the list score nothing."""
-
-
-class RankAward(Record):
-    """Points by rank across players, e.g. most contracts."""
-
-    by: Formula
-    """What is compared (more is better)."""
-    awards: list[AwardTable] = Field(min_length=1, max_length=MAX_PLAYERS)
-    """Award tables; together they must cover the calculator's player counts."""
-    tie: Literal["split", "none", "full"]
-    """split: tied players pool the points of the places they occupy and share them evenly,
-    rounded down; none: tied players get nothing; full: each tied player gets the whole award of
-    their place. Either way tied players use up the places they occupy."""
-    at_least: int | None = Field(default=None, ge=-INPUT_LIMIT, le=INPUT_LIMIT)
-    """Qualifying minimum: a player whose value is below it takes no place and scores nothing
-    (1: a player with none of it scores nothing)."""
-
-
-class TableRow(Record):
-    """One row of a points table: from this value up to the next row's, these points."""
-
-    at_least: int = Field(ge=-INPUT_LIMIT, le=INPUT_LIMIT)
-    """Smallest value this row applies to."""
-    points: int
-    """Points for a value from ``at_least`` up to the next row's ``at_least``."""
-
-
-class PointsTable(Record):
-    """Points looked up by value, as a rulebook's chart gives them (0–1 → −1, 2 → 1, ... 5+ → 4)."""
-
-    by: Formula
-    """The value looked up."""
-    rows: list[TableRow] = Field(min_length=1, max_length=50)
-    """Rows in rising order of ``at_least``; the last row covers every value above it. The
-    first row must cover the lowest value ``by`` can take."""
-
-
-class Rarity(Record):
-    """Goods valued by how rare they are across all players."""
-
-    kinds: list[Ident] = Field(min_length=2, max_length=12)
-    """Input ids of the kinds of goods."""
-    values: list[int] = Field(min_length=2, max_length=12)
-    """Points per good, from the most common kind to the rarest."""
-    rarer_on_tie: list[Ident] = Field(min_length=2, max_length=12)
-    """All kinds, rarest first: the order used when totals are equal."""
-
-
-class ScoreTerm(Record):
-    """One line of a player's score; the total is the sum of all terms."""
-
-    id: Ident
-    """Name in the breakdown and in formulas."""
-    label: Text
-    """Label in the breakdown."""
-    rule: Slug | None = None
-    """Id of the rule section it implements."""
-    players: IntRange | None = None
-    """Only applies with these player counts (e.g. solo)."""
-    formula: Formula | None = None
-    """Points from this player's own numbers."""
-    rank: RankAward | None = None
-    """Points by rank across players."""
-    fewer: Formula | None = None
-    """One point for each other player with strictly less of this."""
-    rarity: Rarity | None = None
-    """Points for goods valued by rarity across players."""
-    table: PointsTable | None = None
-    """Points looked up in a table by value."""
-    when: Formula | None = None
-    """The line counts only when this formula, over settings and ``players``, is not 0 (e.g.
-    ``award1_funded``); otherwise it is left out and counts as 0 in later formulas."""
-    helper: Literal["shown", "hidden"] | None = None
-    """Makes the line a helper value: usable in later formulas, never added to the total.
-    shown: listed under the breakdown; hidden: not shown at all."""
-    module: Slug | None = None
-    """Id of the in-scope module this line belongs to: the calculator gets a yes/no setting for
-    the module (named as the module, hyphens as underscores; on by default) and the line counts
-    only while it is on, besides any ``when``."""
+class _Line(Record):
+    """What every line has besides its fields: exactly one kind (the fields are added by
+    :data:`ScoreTerm`, from the line-kind table)."""
 
     @model_validator(mode="after")
-    def _one_kind(self) -> ScoreTerm:
+    def _one_kind(self) -> _Line:
         kinds = [k for k in TERM_KINDS if getattr(self, k) is not None]
         if len(kinds) != 1:
-            raise ValueError("give exactly one of formula, rank, fewer, rarity or table")
+            named = ", ".join(TERM_KINDS[:-1]) + " or " + TERM_KINDS[-1]
+            raise ValueError(f"give exactly one of {named}")
         return self
 
     @property
     def kind(self) -> str:
-        """Which of formula, rank, fewer, rarity, table this term is."""
+        """Which kind of line this is (a key of :data:`~rulesite.model.lines.LINE_KINDS`)."""
         return next(k for k in TERM_KINDS if getattr(self, k) is not None)
 
+    @property
+    def line(self) -> LineKind:
+        """The declaration of this line's kind."""
+        return LINE_KINDS[self.kind]
 
-TERM_KINDS = ("formula", "rank", "fewer", "rarity", "table")
-"""The kinds of line a calculator has, as keys of :class:`ScoreTerm`."""
+    @property
+    def value(self) -> Any:
+        """The value under the line's kind key (a formula or the kind's record)."""
+        return getattr(self, self.kind)
+
+
+_COMMON_BEFORE: dict[str, Any] = {
+    "id": (Ident, Field(description="Name in the breakdown and in formulas.")),
+    "label": (Text, Field(description="Label in the breakdown.")),
+    "rule": (Slug | None, Field(default=None, description="Id of the rule section it implements.")),
+    "players": (
+        IntRange | None,
+        Field(default=None, description="Only applies with these player counts (e.g. solo)."),
+    ),
+}
+# The texts keep the line breaks the data schema has always had (data/schema/ is committed).
+_COMMON_AFTER: dict[str, Any] = {
+    "when": (
+        Formula | None,
+        Field(
+            default=None,
+            description="The line counts only when this formula, over settings and ``players``, "
+            "is not 0 (e.g.\n``award1_funded``); otherwise it is left out and counts as 0 in "
+            "later formulas.",
+        ),
+    ),
+    "helper": (
+        Literal["shown", "hidden"] | None,
+        Field(
+            default=None,
+            description="Makes the line a helper value: usable in later formulas, never added "
+            "to the total.\nshown: listed under the breakdown; hidden: not shown at all.",
+        ),
+    ),
+    "module": (
+        Slug | None,
+        Field(
+            default=None,
+            description="Id of the in-scope module this line belongs to: the calculator gets a "
+            "yes/no setting for\nthe module (named as the module, hyphens as underscores; on by "
+            "default) and the line counts\nonly while it is on, besides any ``when``.",
+        ),
+    ),
+}
+
+ScoreTerm = create_model(
+    "ScoreTerm",
+    __base__=_Line,
+    __doc__="One line of a player's score; the total is the sum of all terms.",
+    __module__=__name__,
+    **_COMMON_BEFORE,
+    **{
+        kind.name: (kind.value_type | None, Field(default=None, description=kind.doc))
+        for kind in LINE_KINDS.values()
+    },
+    **_COMMON_AFTER,
+)
+"""One line of a player's score: ``id``, ``label``, ``rule``, ``players``, one key per kind of
+line (:data:`~rulesite.model.lines.LINE_KINDS`; a line gives exactly one), ``when``, ``helper``,
+``module``."""
 
 
 class TieBreaker(Record):

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rulesite.errors import KeyPath
+from rulesite.model.lines import LINE_KINDS
 from rulesite.scoring.engine import Model, Term
 from rulesite.scoring.expr import Tree, names
 
@@ -81,15 +82,6 @@ def check_bounds(model: Model, path: KeyPath) -> list[tuple[KeyPath, str]]:
     return _Checker(model, path).run()
 
 
-FORMULA_KEYS: dict[str, KeyPath] = {
-    "formula": ("formula",),
-    "fewer": ("fewer",),
-    "rank": ("rank", "by"),
-    "table": ("table", "by"),
-}
-"""Where each kind of line writes the formula compiled into its ``tree``."""
-
-
 class _Checker:
     def __init__(self, model: Model, path: KeyPath) -> None:
         self.model = model
@@ -123,60 +115,36 @@ class _Checker:
             if "helper" not in term:
                 values.append(value)
         if None not in values:
-            self.total([v for v in values if v is not None])
+            self.terms_total([v for v in values if v is not None])
         for index, breaker in enumerate(self.model["tiebreakers"]):
             self.formula(breaker["by"], (*self.path, "tiebreakers", index, "by"))
         return self.problems
 
     def term(self, term: Term, where: KeyPath) -> Span | None:
-        """The range of a term's points; None when it is reported."""
-        kind = term["kind"]
-        if kind in FORMULA_KEYS:
-            amount = self.formula(term["tree"], (*where, *FORMULA_KEYS[kind]))
-            if kind == "formula":
-                return amount
-        if kind == "fewer":
-            return Span.of(0, self.players.high - 1)
-        if kind == "rank":
-            return self.rank(term, (*where, "rank", "awards"))
-        if kind == "table":
-            return self.table(term, amount, (*where, "table", "rows"))
-        rarity = term
-        worth = Span.of(min(rarity["values"]), max(rarity["values"]))
-        goods = [self.names[kind] for kind in rarity["kinds"]]  # inputs: never None
-        value = _sum([_times(amount, worth) for amount in goods if amount is not None])
-        return self.check(
-            value, (*where, "rarity", "values"), "the points", _IN_RANGE,
-            "narrow the input ranges or use smaller values",
-        )  # fmt: skip
+        """The range of a term's points (its kind sizes them); None when it is reported."""
+        kind = LINE_KINDS[term["kind"]]
+        amount = None
+        if kind.formula is not None:
+            amount = self.formula(term["tree"], (*where, kind.name, *kind.formula))
+        return kind.span(term, amount, self, where)
 
-    def rank(self, term: Term, where: KeyPath) -> Span | None:
-        points = [p for table in term["awards"] for p in table["points"]] + [0]
-        value = Span.of(min(points), max(points))
-        if term["tie"] == "split":  # tied players add up their places' points first
-            pools = [_pooled(table["points"], self.players.high) for table in term["awards"]]
-            value = Span.of(value.low, value.high, *pools)
-            return self.check(
-                value, where, "the award points", 'when tied players add them up ("split")',
-                "use smaller points",
-            )  # fmt: skip
-        return self.check(value, where, "the award points", "", "use smaller points")
+    # What a line kind may use (rulesite.model.lines.kind.Spans): the proof's own tools.
+    IN_RANGE = "with inputs in range"
 
-    def table(self, term: Term, looked_up: Span | None, where: KeyPath) -> Span | None:
-        rows = term["rows"]
-        first = rows[0]["at_least"]
-        if looked_up is not None and looked_up.low < first:
-            self.problems.append(
-                (
-                    (*where, 0, "at_least"),
-                    f"the value looked up can be {_number(looked_up.low)} with inputs in range, "
-                    f"below the first row's {first:,}: start the first row at "
-                    f"{_number(looked_up.low)} or lower",
-                )
-            )
-        points = [row["points"] for row in rows]
-        value = Span.of(min(points), max(points))
-        return self.check(value, where, "the table's points", "", "use smaller points")
+    def span(self, low: int, high: int, *inner: Span) -> Span:
+        return Span.of(low, high, *inner)
+
+    def times(self, a: Span, b: Span) -> Span:
+        return _times(a, b)
+
+    def total(self, parts: list[Span]) -> Span:
+        return _sum(parts)
+
+    def report(self, where: KeyPath, message: str) -> None:
+        self.problems.append((where, message))
+
+    def number(self, value: int) -> str:
+        return _number(value)
 
     def formula(self, tree: Tree, where: KeyPath) -> Span | None:
         if any(self.names[name] is None for name in names(tree)):
@@ -187,7 +155,7 @@ class _Checker:
             "narrow the input ranges or change the formula",
         )  # fmt: skip
 
-    def total(self, values: list[Span]) -> None:
+    def terms_total(self, values: list[Span]) -> None:
         total = self.check(
             _sum(values), (*self.path, "terms"), "the sum of the terms", _IN_RANGE,
             "narrow the input ranges or change the terms",
@@ -213,15 +181,8 @@ class _Checker:
         return None
 
 
-_IN_RANGE = "with inputs in range"
+_IN_RANGE = _Checker.IN_RANGE
 _LIMIT = f"±{SAFE_INTEGER:,}, the largest whole number a browser computes exactly"
-
-
-def _pooled(points: list[int], players: int) -> Span:
-    """What "split" adds up before dividing: the points of the tied places, one per player."""
-    most = sum(sorted((p for p in points if p > 0), reverse=True)[:players])
-    least = sum(sorted(p for p in points if p < 0)[:players])
-    return Span.of(least, most)
 
 
 def _times(a: Span, b: Span) -> Span:

@@ -20,6 +20,7 @@ from rulesite.scoring.compiler import (
     compile_terms,
     evaluation_order,
     syntax_problems,
+    term_formulas,
 )
 from rulesite.scoring.engine import FLOOR_TERM, Model, Term, score, setting_flags
 from rulesite.scoring.expr import FUNCTIONS, Tree, names, parse
@@ -65,7 +66,7 @@ def calculator_problems(calc: Calculator) -> Iterator[tuple[KeyPath, str]]:
     if structural:  # the rest only makes sense for a calculator that can run
         return
     model = compile_calculator(calc)
-    unsound = list(_award_tables(calc, model)) + check_bounds(model, ())
+    unsound = list(_counts(calc, model)) + check_bounds(model, ())
     yield from unsound
     if not unsound:  # worked examples of a calculator the page cannot run would mislead
         yield from _examples(calc, model)
@@ -98,12 +99,9 @@ def _names(calc: Calculator, terms: list[Term]) -> Iterator[tuple[KeyPath, str]]
             if key == ("when",):
                 for name in sorted((names(tree) & known) - game_names):
                     yield where, f"when may use only settings and players, not {name!r}"
-        if term.rarity is not None:
-            inputs = {spec.id for spec in calc.inputs}
-            for kind_index, kind in enumerate(term.rarity.kinds):
-                if kind not in inputs:
-                    where = ("terms", index, "rarity", "kinds", kind_index)
-                    yield where, f"unknown input {kind!r}"
+        inputs = {spec.id for spec in calc.inputs}
+        for where, message in term.line.name_problems(term.value, inputs):
+            yield ("terms", index, term.kind, *where), message
     for index, breaker in enumerate(calc.tiebreakers):
         where = ("tiebreakers", index, "by")
         yield from _unknown(breaker.by, parse(breaker.by), known, where)
@@ -127,16 +125,8 @@ def _flag_names(calc: Calculator) -> list[str]:
 
 
 def _term_formulas(term: ScoreTerm, compiled: Term) -> Iterator[tuple[KeyPath, str, Tree]]:
-    for key, text in (
-        (("formula",), term.formula),
-        (("fewer",), term.fewer),
-        (("rank", "by"), term.rank.by if term.rank else None),
-        (("table", "by"), term.table.by if term.table else None),
-    ):
-        if text is not None:
-            yield key, text, compiled["tree"]
-    if term.when is not None:
-        yield ("when",), term.when, compiled["when"]
+    for key, text in term_formulas(term):
+        yield key, text, compiled["when" if key == ("when",) else "tree"]
 
 
 def _unknown(
@@ -194,39 +184,22 @@ def _shapes(calc: Calculator) -> Iterator[tuple[KeyPath, str]]:
                 ),
             )
     for index, term in enumerate(calc.terms):
-        where = ("terms", index)
-        if term.rarity is not None:
-            rarity = term.rarity
-            if len(rarity.values) != len(rarity.kinds):
-                yield (*where, "rarity", "values"), "give one value per kind"
-            if sorted(rarity.rarer_on_tie) != sorted(rarity.kinds):
-                yield (*where, "rarity", "rarer_on_tie"), "list every kind exactly once"
-        if term.table is not None:
-            rows = term.table.rows
-            for row_index in range(1, len(rows)):
-                low, high = rows[row_index - 1].at_least, rows[row_index].at_least
-                if high <= low:
-                    yield (
-                        (*where, "table", "rows", row_index, "at_least"),
-                        (f"rows rise: {high} must be more than the row before's {low}"),
-                    )
+        for where, message in term.line.shape_problems(term.value):
+            yield ("terms", index, term.kind, *where), message
 
 
-def _award_tables(calc: Calculator, model: Model) -> Iterator[tuple[KeyPath, str]]:
-    """Each count of players a rank line applies to has exactly one award table; counts where the
-    line never applies (its ``players``, a ``when`` that is 0 there) need none."""
+def _counts(calc: Calculator, model: Model) -> Iterator[tuple[KeyPath, str]]:
+    """What each line's kind checks for the player counts the line can apply with (a rank line
+    needs exactly one award table for each); counts where it never applies (its ``players``, a
+    ``when`` that is 0 there) are left out."""
     for index, (term, compiled) in enumerate(zip(calc.terms, model["terms"], strict=True)):
-        if term.rank is None:
-            continue
-        where = ("terms", index, "rank", "awards")
-        for count in range(calc.players.min, calc.players.max + 1):
-            if not _may_apply(compiled, count, model):
-                continue
-            tables = [a for a in term.rank.awards if a.players.min <= count <= a.players.max]
-            if not tables:
-                yield where, f"no award table for {count} players"
-            elif len(tables) > 1:
-                yield where, f"more than one award table for {count} players"
+        counts = [
+            count
+            for count in range(calc.players.min, calc.players.max + 1)
+            if _may_apply(compiled, count, model)
+        ]
+        for where, message in term.line.count_problems(term.value, counts):
+            yield ("terms", index, term.kind, *where), message
 
 
 def _may_apply(term: Term, count: int, model: Model) -> bool:

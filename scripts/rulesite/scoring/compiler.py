@@ -13,6 +13,7 @@ from typing import Any
 
 from rulesite.errors import KeyPath
 from rulesite.model import Calculator, ScoreInput, ScoreTerm, Setting
+from rulesite.model.lines import LINE_KINDS
 from rulesite.scoring.engine import Model, Term
 from rulesite.scoring.expr import FormulaError, Tree, names, parse
 
@@ -26,15 +27,11 @@ class CycleError(ValueError):
 
 
 def term_formulas(term: ScoreTerm) -> Iterator[tuple[KeyPath, str]]:
-    """Each formula of a line, with its key path inside the line."""
-    if term.formula is not None:
-        yield ("formula",), term.formula
-    if term.fewer is not None:
-        yield ("fewer",), term.fewer
-    if term.rank is not None:
-        yield ("rank", "by"), term.rank.by
-    if term.table is not None:
-        yield ("table", "by"), term.table.by
+    """Each formula of a line, with its key path inside the line: its kind's, then ``when``."""
+    line = term.line
+    text = line.formula_text(term.value)
+    if text is not None and line.formula is not None:
+        yield (line.name, *line.formula), text
     if term.when is not None:
         yield ("when",), term.when
 
@@ -119,26 +116,10 @@ def _compile_term(term: ScoreTerm) -> Term:
         compiled["when"] = parse(term.when)
     if term.helper is not None:
         compiled["helper"] = term.helper
-    if term.formula is not None:
-        compiled["tree"] = parse(term.formula)
-    elif term.fewer is not None:
-        compiled["tree"] = parse(term.fewer)
-    elif term.rank is not None:
-        compiled["tree"] = parse(term.rank.by)
-        compiled["awards"] = [
-            {"players": [a.players.min, a.players.max], "points": a.points}
-            for a in term.rank.awards
-        ]
-        compiled["tie"] = term.rank.tie
-        if term.rank.at_least is not None:
-            compiled["at_least"] = term.rank.at_least
-    elif term.table is not None:
-        compiled["tree"] = parse(term.table.by)
-        compiled["rows"] = [{"at_least": r.at_least, "points": r.points} for r in term.table.rows]
-    elif term.rarity is not None:
-        compiled["kinds"] = term.rarity.kinds
-        compiled["values"] = term.rarity.values
-        compiled["rarer_on_tie"] = term.rarity.rarer_on_tie
+    text = term.line.formula_text(term.value)
+    if text is not None:
+        compiled["tree"] = parse(text)
+    compiled.update(term.line.compile(term.value))
     return compiled
 
 
@@ -148,8 +129,9 @@ def term_trees(term: Term) -> list[Tree]:
 
 
 def term_names(term: Term) -> set[str]:
-    """Every name a compiled line reads (rarity reads its kinds)."""
-    used = set(term.get("kinds", ()))
+    """Every name a compiled line reads: its formulas' and what its kind reads besides
+    (rarity reads its kinds)."""
+    used = LINE_KINDS[term["kind"]].names(term)
     for tree in term_trees(term):
         used |= names(tree)
     return used

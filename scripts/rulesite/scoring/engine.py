@@ -1,7 +1,7 @@
 """The scoring engine. It runs on the compiled JSON model, exactly what the browser receives.
 
 :mod:`rulesite.scoring.compiler` turns a validated calculator into that model (its shape is
-``scripts/rulesite/scoring/model.schema.json``); ``score`` evaluates it.
+:mod:`rulesite.scoring.schema`); ``score`` evaluates it.
 ``templates/theme/assets/scoring-engine.js`` is the same engine for the page and for Node; the
 shared vectors (``tests/data/scoring-vectors.json``) hold both to the same results.
 """
@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulesite.model.lines import LINE_KINDS
 from rulesite.scoring.expr import Tree, evaluate
 
 Model = dict[str, Any]
@@ -164,78 +165,12 @@ def score(
 
 
 def term_values(term: Term, envs: list[dict[str, int]]) -> list[int]:
-    """A line's value for each player."""
-    kind = term["kind"]
-    if kind == "rarity":
-        return rarity_points(term, envs)
-    amounts = [evaluate(term["tree"], env) for env in envs]
-    if kind == "formula":
-        return amounts
-    if kind == "fewer":
-        return [sum(1 for other in amounts if other < mine) for mine in amounts]
-    if kind == "rank":
-        points = award_points(term["awards"], len(envs))
-        return rank_awards(amounts, points, term["tie"], term.get("at_least"))
-    if kind == "table":
-        return [table_points(term["rows"], amount) for amount in amounts]
-    raise ValueError(f"unknown kind of line {kind!r}")
-
-
-def table_points(rows: list[dict[str, int]], value: int) -> int:
-    """The points of the last row whose ``at_least`` the value reaches (rows rise; validation
-    proves no value falls below the first row, which would score 0)."""
-    points = 0
-    for row in rows:
-        if value < row["at_least"]:
-            break
-        points = row["points"]
-    return points
-
-
-def award_points(tables: list[dict[str, Any]], count: int) -> list[int]:
-    """Points by place for ``count`` players (the table that covers it)."""
-    for table in tables:
-        if table["players"][0] <= count <= table["players"][1]:
-            return table["points"]
-    return []
-
-
-def rank_awards(
-    amounts: list[int], points: list[int], tie: str, at_least: int | None = None
-) -> list[int]:
-    """Award ``points`` by place, more first; ties handled by ``tie`` (split, none, full).
-
-    With ``at_least``, a player below it takes no place and scores nothing; the others are
-    ranked among themselves.
-    """
-    qualified = [a for a in amounts if at_least is None or a >= at_least]
-    result = []
-    for mine in amounts:
-        if at_least is not None and mine < at_least:
-            result.append(0)
-            continue
-        place = sum(1 for other in qualified if other > mine)  # places taken by better players
-        tied = sum(1 for other in qualified if other == mine)
-        occupied = [points[p] if p < len(points) else 0 for p in range(place, place + tied)]
-        if tied == 1:
-            result.append(occupied[0])
-        elif tie == "split":
-            result.append(sum(occupied) // tied)
-        elif tie == "full":
-            result.append(occupied[0])
-        else:
-            result.append(0)
-    return result
-
-
-def rarity_points(term: Term, envs: list[dict[str, int]]) -> list[int]:
-    """Each good is worth its kind's value; kinds ranked from most to least collected overall,
-    equal totals ordered by ``rarer_on_tie`` (rarest first, so it counts as rarer)."""
-    totals = {kind: sum(env[kind] for env in envs) for kind in term["kinds"]}
-    rarest_first = term["rarer_on_tie"]
-    common_first = sorted(term["kinds"], key=lambda k: (-totals[k], -rarest_first.index(k)))
-    value = dict(zip(common_first, term["values"], strict=True))
-    return [sum(env[kind] * value[kind] for kind in term["kinds"]) for env in envs]
+    """A line's value for each player: its formula per player, scored by its kind."""
+    kind = LINE_KINDS.get(term["kind"])
+    if kind is None:
+        raise ValueError(f"unknown kind of line {term['kind']!r}")
+    amounts = [evaluate(term["tree"], env) for env in envs] if "tree" in term else None
+    return kind.points(term, amounts, envs)
 
 
 def _rank(model: Model, scores: list[PlayerScore], envs: list[dict[str, int]]) -> Result:

@@ -8,13 +8,15 @@
 // reach Object.prototype. Validation proves every value stays within ±(2^53 − 1), where doubles
 // are exact integers and Math.floor(a / b) equals Python's a // b.
 //
+// What each kind of line scores is scoring-lines.js (loaded first on a page, required in Node):
+// this file names no kind of line.
+//
 // On a page it defines window.RulesiteScore (calculator.js uses it); in Node, module.exports.
 (function (root, factory) {
   "use strict";
-  var engine = factory();
-  if (typeof module === "object" && module.exports) module.exports = engine;
-  else root.RulesiteScore = engine;
-})(typeof self !== "undefined" ? self : this, function () {
+  if (typeof module === "object" && module.exports) module.exports = factory(require("./scoring-lines.js"));
+  else root.RulesiteScore = factory(root.RulesiteLines);
+})(typeof self !== "undefined" ? self : this, function (lines) {
   "use strict";
 
   var FLOOR_TERM = "floor";
@@ -108,67 +110,13 @@
     return !term.when || evaluate(term.when, game) !== 0;
   }
 
-  function awardPoints(tables, count) {
-    for (var i = 0; i < tables.length; i++) {
-      if (tables[i].players[0] <= count && count <= tables[i].players[1]) return tables[i].points;
-    }
-    return [];
-  }
-
-  function rankAwards(amounts, points, tie, atLeast) {
-    var qualifies = function (a) { return atLeast === undefined || atLeast === null || a >= atLeast; };
-    var qualified = amounts.filter(qualifies);
-    return amounts.map(function (mine) {
-      if (!qualifies(mine)) return 0;
-      var place = qualified.filter(function (o) { return o > mine; }).length;
-      var tied = qualified.filter(function (o) { return o === mine; }).length;
-      var occupied = [];
-      for (var p = place; p < place + tied; p++) occupied.push(p < points.length ? points[p] : 0);
-      if (tied === 1) return occupied[0];
-      if (tie === "split") return Math.floor(occupied.reduce(add, 0) / tied);
-      if (tie === "full") return occupied[0];
-      return 0;
-    });
-  }
-
-  function tablePoints(rows, value) {
-    var points = 0;
-    for (var i = 0; i < rows.length && value >= rows[i].at_least; i++) points = rows[i].points;
-    return points;
-  }
-
-  function rarityPoints(term, envs) {
-    var totals = dict();
-    term.kinds.forEach(function (k) {
-      totals[k] = envs.reduce(function (sum, env) { return sum + env[k]; }, 0);
-    });
-    var rarest = term.rarer_on_tie;
-    var common = term.kinds.slice().sort(function (x, y) {
-      return (totals[y] - totals[x]) || (rarest.indexOf(y) - rarest.indexOf(x));
-    });
-    var value = dict();
-    common.forEach(function (k, i) { value[k] = term.values[i]; });
-    return envs.map(function (env) {
-      return term.kinds.reduce(function (sum, k) { return sum + env[k] * value[k]; }, 0);
-    });
-  }
-
+  // A line's points for each player: its formula per player, scored by its kind.
   function termValues(term, envs) {
-    if (term.kind === "rarity") return rarityPoints(term, envs);
-    var amounts = envs.map(function (env) { return evaluate(term.tree, env); });
-    switch (term.kind) {
-      case "formula": return amounts;
-      case "fewer":
-        return amounts.map(function (mine) { return amounts.filter(function (o) { return o < mine; }).length; });
-      case "rank":
-        return rankAwards(amounts, awardPoints(term.awards, envs.length), term.tie, term.at_least);
-      case "table":
-        return amounts.map(function (a) { return tablePoints(term.rows, a); });
-    }
-    throw new Error("unknown kind of line " + term.kind);
+    var kind = has(lines.kinds, term.kind) ? lines.kinds[term.kind] : null;
+    if (!kind) throw new Error("unknown kind of line " + term.kind);
+    var amounts = term.tree ? envs.map(function (env) { return evaluate(term.tree, env); }) : null;
+    return kind.evaluate(term, amounts, envs);
   }
-
-  function add(x, y) { return x + y; }
 
   function compareKeys(x, y) {
     for (var i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] > y[i] ? 1 : -1;
@@ -247,8 +195,8 @@
     inputValues: inputValues,
     conflicts: conflicts,
     applies: applies,
-    rankAwards: rankAwards,
-    tablePoints: tablePoints,
+    rankAwards: lines.rankAwards,
+    tablePoints: lines.tablePoints,
     score: score
   };
 });

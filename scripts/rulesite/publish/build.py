@@ -169,13 +169,10 @@ def build_languages(
     """Build each language's project into ``out/<lang>``, in parallel processes.
 
     Returns each language's build time. Every language's problems are reported together.
+    One language too builds in a process of its own: a build adds its search terms to jieba's
+    word table (``engine/search_terms.py``), which must not stay in the caller's process.
     """
     out.mkdir(parents=True, exist_ok=True)
-    if len(projects) == 1:
-        language = projects[0]
-        started = time.perf_counter()
-        run_mkdocs(language.config_file, out / language.lang, strict=strict)
-        return {language.lang: time.perf_counter() - started}
     results = _in_processes(
         [(p.lang, (str(p.config_file), str(out / p.lang), strict)) for p in projects]
     )

@@ -51,7 +51,6 @@ from rulesite.catalog import Catalog, load_catalog
 from rulesite.engine.projects import (
     CONFIG_FILE,
     DOCS_DIR,
-    SEARCH_TERMS,
     THEME_DIR,
     site_path,
     write_projects,
@@ -329,15 +328,13 @@ class Preview:
             remove_file(target / shard_path(slug), target)
 
     def _load_search_terms(self, plans: list[Plan]) -> None:
-        # Loading jieba's word table costs half a second: do it once here, before forking, so
-        # every build's worker inherits it (the plugin sees the same words and keeps them).
-        # Every language whose search uses jieba gets the same dictionary: load the first.
-        jieba = [plan.lang for plan in plans if self.languages[plan.lang].search.jieba]
-        terms = self.content / jieba[0] / SEARCH_TERMS if jieba else None
-        if terms is not None and terms.is_file():
-            from rulesite.engine.plugin import load_search_terms
+        # Loading jieba's stock word table costs half a second: do it once here, before forking,
+        # so every build's worker inherits it. The workers add the search terms themselves (the
+        # plugin): this process never does, so each build's words are those of its own project.
+        if any(self.languages[plan.lang].search.jieba for plan in plans):
+            from rulesite.engine.search_terms import warm_up
 
-            load_search_terms(str(terms))
+            warm_up()
 
     def _page_order(self, lang: str, use_directory_urls: bool) -> list[str]:
         """Every page's URL in the order MkDocs builds the pages, which its search index keeps."""

@@ -134,7 +134,7 @@ class BuiltPages:
     loads: dict[str, set[str]] = field(default_factory=dict)
     """Per page written by this build: what it loads, relative to the site root."""
     theme_files: list[str] = field(default_factory=list)
-    """The theme's static files in the build (Material's search worker is one)."""
+    """The scripts among the build's files (Material's search worker is one)."""
 
 
 def game_files(

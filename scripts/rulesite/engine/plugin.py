@@ -81,7 +81,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         if self._epoch is not None:
             build_date.date_pages((file.page for file in pages if file.page), self._epoch)
         self._built.pages = [file.dest_uri for file in pages]
-        self._built.theme_files = [file.src_uri for file in files.static_files()]
+        self._built.theme_files = [file.src_uri for file in files.javascript_files()]
         return env
 
     def on_page_context(self, context, *, page, config, nav):

@@ -34,8 +34,11 @@ def add_search_terms(path: str) -> None:
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    with open(path, encoding="utf-8-sig") as file:
-        lines = [line.strip() for line in file]
+    try:
+        with open(path, encoding="utf-8-sig") as file:
+            lines = [line.strip() for line in file]
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 ({error})") from None
     pending = []
     for line in lines:
         word, _, frequency = line.partition(" ")

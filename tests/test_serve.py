@@ -4,7 +4,6 @@ pages up."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import socket
@@ -23,6 +22,7 @@ from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish.build import PreviewBuild, build
 from rulesite.serve import preview as serve
+from rulesite.serve import files
 from rulesite.serve.files import snapshot
 from tests.helpers import good_game_text, make_project, other_game
 
@@ -372,27 +372,6 @@ def test_after_a_failed_build_the_next_build_is_whole(
     previewing.assert_like_a_build()
 
 
-def test_search_index_merge_replaces_the_rebuilt_pages_in_place(tmp_path: Path) -> None:
-    def index(*docs: tuple[str, str]) -> dict:
-        return {"config": {"lang": ["en"]}, "docs": [{"location": at, "text": t} for at, t in docs]}
-
-    old, new = tmp_path / "old.json", tmp_path / "new.json"
-    old.write_text(
-        json.dumps(index(("", "home"), ("games/a/", "a"), ("games/a/#x", "ax"), ("games/b/", "b"))),
-        "utf-8",
-    )
-    new.write_text(
-        json.dumps(index(("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c"))), "utf-8"
-    )
-    serve._merge_search_index(new, old, {"", "games/a/", "games/b/", "games/c/"})
-    assert json.loads(old.read_text("utf-8")) == index(
-        ("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c")
-    )
-    new.write_text("not json", "utf-8")
-    serve._merge_search_index(new, old, {""})  # unreadable: the old index stays
-    assert json.loads(old.read_text("utf-8"))["docs"][0]["text"] == "home 2"
-
-
 def test_snapshot_leaves_out_a_file_deleted_during_the_scan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -401,7 +380,7 @@ def test_snapshot_leaves_out_a_file_deleted_during_the_scan(
     def walk_that_lists_a_deleted_file(folder: str) -> Iterator[tuple[str, list[str], list[str]]]:
         yield folder, [], ["deleted.html", "kept.html"]
 
-    monkeypatch.setattr(serve.os, "walk", walk_that_lists_a_deleted_file)
+    monkeypatch.setattr(files.os, "walk", walk_that_lists_a_deleted_file)
     assert list(snapshot(tmp_path)) == ["kept.html"]
 
 

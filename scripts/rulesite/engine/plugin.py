@@ -30,7 +30,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite.engine import build_date, offline, search_split
+from rulesite.engine import build_date, offline, search_pieces, search_split
 from rulesite.engine.search_terms import add_search_terms
 from rulesite.engine.search_words import read_synonyms
 
@@ -61,8 +61,15 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def __init__(self) -> None:
         super().__init__()
         self._epoch: int | None = None
+        self._serving = False
         self._games: set[str] = set()
+        self._page_urls: list[str] = []
+        self._written: set[str] = set()
         self._built = offline.BuiltPages()
+
+    def on_startup(self, *, command, dirty) -> None:
+        # Under `serve`, builds may be dirty: the plugin keeps the search pieces for them.
+        self._serving = command == "serve"
 
     def on_config(self, config):
         self._epoch = build_date.build_epoch(self.config.source_date_epoch)
@@ -72,6 +79,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
 
     def on_pre_build(self, *, config) -> None:
         self._games = set()
+        self._written = set()
         self._built = offline.BuiltPages()
 
     def on_env(self, env, *, config, files):
@@ -81,6 +89,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         if self._epoch is not None:
             build_date.date_pages((file.page for file in pages if file.page), self._epoch)
         self._built.pages = [file.dest_uri for file in pages]
+        # Every page, written this time or not: the search index and its shards cover them all.
+        self._page_urls = [file.page.url for file in pages if file.page]
+        self._games = {slug for url in self._page_urls if (slug := search_split.game_of(url))}
         self._built.theme_files = [file.src_uri for file in files.javascript_files()]
         return env
 
@@ -89,8 +100,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         if self.config.split_search:
             slug = search_split.game_of(page.url)
             context["rulesite_search_shard"] = search_split.shard_path(slug) if slug else None
-            if slug:
-                self._games.add(slug)
+        self._written.add(page.url)
         if self._epoch is not None:
             build_date.dated_context(context, self._epoch)
         return context
@@ -112,20 +122,22 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     @event_priority(-100)
     def on_post_build(self, *, config) -> None:
         if self.config.split_search:
-            split_search_index(
-                Path(config.site_dir) / "search", self.config.search_synonyms, self._games
-            )
+            self._split_search_index(Path(config.site_dir))
         if self.config.offline:  # after the split: offline.json names the index and shards
             offline.write_offline_files(config, self._built)
 
-
-def split_search_index(search_dir: Path, synonyms_file: str | None, games: set[str]) -> None:
-    """Split the index Material wrote in ``search_dir`` into the site-level index and shards."""
-    index_file = search_dir / search_split.INDEX_FILE
-    if not index_file.is_file():
-        log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
-        return
-    index = json.loads(index_file.read_text(encoding="utf-8"))
-    words = read_synonyms(synonyms_file) if synonyms_file else None
-    search_split.write_split(search_dir, search_split.split_index(index, words, games))
-    log.debug("split the search index of %s into %d game shards", search_dir, len(games))
+    def _split_search_index(self, site_dir: Path) -> None:
+        """Split the index Material wrote into the site-level index and shards."""
+        search_dir = site_dir / "search"
+        index_file = search_dir / search_split.INDEX_FILE
+        if not index_file.is_file():
+            log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
+            return
+        index = json.loads(index_file.read_text(encoding="utf-8"))
+        if self._serving:  # a dirty build indexed only the pages it wrote
+            index = search_pieces.whole_index(index, site_dir, self._page_urls, self._written)
+        synonyms = self.config.search_synonyms
+        words = read_synonyms(synonyms) if synonyms else None
+        split = search_split.split_index(index, words, self._games)
+        search_split.write_split(search_dir, split)
+        log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))

@@ -21,8 +21,8 @@ import pytest
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish.build import PreviewBuild, build
-from rulesite.serve import preview as serve
 from rulesite.serve import files
+from rulesite.serve import preview as serve
 from rulesite.serve.files import snapshot
 from tests.helpers import good_game_text, make_project, other_game
 

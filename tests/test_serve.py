@@ -388,3 +388,29 @@ def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text("utf-8")
     assert old in text
     path.write_text(text.replace(old, new), "utf-8")
+
+
+def test_a_dirty_builds_index_is_completed_from_the_kept_pieces(tmp_path: Path) -> None:
+    from rulesite.engine import search_pieces
+
+    def index(*docs: tuple[str, str]) -> dict:
+        return {"config": {"lang": ["en"]}, "docs": [{"location": at, "text": t} for at, t in docs]}
+
+    whole = index(("", "home"), ("games/a/", "a"), ("games/a/#x", "ax"), ("games/b/", "b"))
+    pages = ["", "games/a/", "games/b/"]
+    assert search_pieces.whole_index(whole, tmp_path, pages, set(pages)) == whole
+    # A dirty build of home and a (a's section gone), b gone, c new: in the build's page order.
+    dirty = index(("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c"))
+    pages = ["", "games/a/", "games/c/"]
+    assert search_pieces.whole_index(dirty, tmp_path, pages, set(pages)) == dirty
+    kept = search_pieces.whole_index(index(("", "home 3")), tmp_path, pages, {""})
+    assert kept == index(("", "home 3"), ("games/a/", "a 2"), ("games/c/", "c"))
+
+
+def test_a_page_waits_for_the_next_version() -> None:
+    from rulesite.serve.server import Versions
+
+    versions = Versions()
+    assert versions.wait(0, timeout=0.01) == 0  # no change: answered when the time is up
+    versions.bump()
+    assert versions.wait(0, timeout=5) == 1  # changed since: answered at once

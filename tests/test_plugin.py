@@ -47,7 +47,7 @@ def test_the_plugin_dates_pages_and_contexts_and_leaves_the_environment(
     plugin = configured({"source_date_epoch": 1790467200}, tmp_path / "mkdocs.yml")
     plugin.on_config({})
     assert "SOURCE_DATE_EPOCH" not in os.environ
-    page = SimpleNamespace(update_date="2000-01-01")
+    page = SimpleNamespace(update_date="2000-01-01", url="")
     files = SimpleNamespace(
         documentation_pages=lambda: [SimpleNamespace(page=page, dest_uri="index.html")],
         javascript_files=lambda: [],

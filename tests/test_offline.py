@@ -7,7 +7,6 @@ The browser side (a game read with no network, updates) is tests/test_offline_br
 from __future__ import annotations
 
 import json
-import os
 import re
 import struct
 from pathlib import Path
@@ -250,34 +249,40 @@ def test_build_notes_a_missing_site_url(tmp_path: Path, capsys, monkeypatch) -> 
     assert "site address" not in capsys.readouterr().err
 
 
-def test_a_partial_build_reads_only_the_pages_it_wrote(tmp_path: Path) -> None:
-    # A live preview rebuilds some pages into the folder of its last build: a game none of
-    # whose pages was written since keeps its list; a rewritten or added page is read.
+def test_a_partial_build_keeps_the_lists_of_the_pages_it_did_not_write(tmp_path: Path) -> None:
+    # A live preview rebuilds some games' pages into the folder of its last build: a game none
+    # of whose pages was written keeps its list; a game written again gets a fresh one.
+    pages = ["games/a/index.html", "games/b/index.html", "games/index.html", "index.html"]
+    loads = {page: {"assets/one.js"} for page in pages}
+    first = offline.game_files(offline.BuiltPages(pages, loads), ["manifest.json"])
+    assert first == {
+        "a": ["assets/one.js", "games/a/", "manifest.json"],
+        "b": ["assets/one.js", "games/b/", "manifest.json"],
+    }
     site = tmp_path / "site"
-
-    def page(path: str, asset: str) -> Path:
-        file = site / path / "index.html"
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(f'<script src="{"../" * path.count("/")}assets/{asset}"></script>')
-        return file
-
-    a, b = page("games/a/", "one.js"), page("games/b/", "one.js")
-    first = offline.game_files(site, ["manifest.json"])
-    assert first["a"] == ["assets/one.js", "games/a/", "manifest.json"]
+    site.mkdir()
     (site / offline.LISTS).write_text(json.dumps(offline.offline_lists(first)))
-    old = (site / offline.LISTS).stat().st_mtime_ns - 10**9
-    for file in (a, b):
-        os.utime(file, ns=(old, old))
-    b.write_text(b.read_text().replace("one.js", "two.js"))
-    os.utime(b, ns=(old, old))  # changed but not written since: its list is kept
-    page("games/a/faq/", "three.js")  # a new page of a: a is read again
-    again = offline.game_files(site, ["manifest.json"], offline.previous_lists(site))
-    assert again["b"] == first["b"]
-    assert again["a"] == [
-        "assets/one.js",
+    again = offline.BuiltPages(
+        [*pages, "games/a/faq/index.html"],  # a new page of a
+        {"games/a/index.html": {"assets/two.js"}, "games/a/faq/index.html": {"assets/three.js"}},
+    )
+    lists = offline.game_files(again, ["manifest.json"], offline.previous_lists(site))
+    assert lists["b"] == first["b"]
+    assert lists["a"] == [
         "assets/three.js",
+        "assets/two.js",
         "games/a/",
         "games/a/faq/",
         "manifest.json",
     ]
-    assert offline.game_files(site, ["manifest.json"])["b"] != first["b"]  # read afresh
+    # Without the earlier lists, a page not written adds only its folder.
+    assert offline.game_files(again, ["manifest.json"])["b"] == ["games/b/", "manifest.json"]
+
+
+def test_the_search_worker_is_materials_among_the_scripts() -> None:
+    scripts = [
+        "assets/javascripts/bundle.a5f9d56c.min.js",
+        "assets/javascripts/workers/search.a7633da7.min.js",
+        "assets/rulesite.js",
+    ]
+    assert offline.search_worker(scripts) == ["assets/javascripts/workers/search.a7633da7.min.js"]

@@ -1,14 +1,16 @@
-"""The rulesite MkDocs plugin: typed options, fresh jieba words, the build date."""
+"""The rulesite MkDocs plugin: typed options and the build date (jieba: test_search_terms.py)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
-import jieba
 import pytest
 
-from rulesite.engine.plugin import RulesitePlugin, load_search_terms
+from rulesite.engine import build_date
+from rulesite.engine.plugin import RulesitePlugin
 
 
 def configured(options: dict, config_file: Path) -> RulesitePlugin:
@@ -30,31 +32,30 @@ def test_a_missing_terms_file_is_a_config_error(tmp_path: Path) -> None:
     assert errors and "nope.txt" in str(errors[0][1])
 
 
-def test_loading_terms_twice_segments_like_once(tmp_path: Path) -> None:
-    terms = tmp_path / "terms.txt"
-    terms.write_text("战争强度 100000\n", encoding="utf-8")
-    load_search_terms(str(terms))
-    first = jieba.lcut("本轮战争强度为三")
-    load_search_terms(str(terms))
-    assert jieba.lcut("本轮战争强度为三") == first
-    assert "战争强度" in first
+def test_the_build_date_is_the_option_unless_the_environment_sets_one(monkeypatch) -> None:
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert build_date.build_epoch(1790467200) == 1790467200
+    assert build_date.build_epoch(None) is None
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "42")
+    assert build_date.build_epoch(1790467200) == 42
 
 
-def test_build_date_is_set_for_the_build_and_removed_after(tmp_path, monkeypatch) -> None:
+def test_the_plugin_dates_pages_and_contexts_and_leaves_the_environment(
+    tmp_path, monkeypatch
+) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     plugin = configured({"source_date_epoch": 1790467200}, tmp_path / "mkdocs.yml")
     plugin.on_config({})
-    assert os.environ["SOURCE_DATE_EPOCH"] == "1790467200"
-    plugin.on_shutdown()
     assert "SOURCE_DATE_EPOCH" not in os.environ
-
-
-def test_an_explicit_build_date_wins(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "42")
-    plugin = configured({"source_date_epoch": 1790467200}, tmp_path / "mkdocs.yml")
-    plugin.on_config({})
-    plugin.on_shutdown()
-    assert os.environ["SOURCE_DATE_EPOCH"] == "42"
+    page = SimpleNamespace(update_date="2000-01-01", url="")
+    files = SimpleNamespace(
+        documentation_pages=lambda: [SimpleNamespace(page=page, dest_uri="index.html")],
+        javascript_files=lambda: [],
+    )
+    plugin.on_env(None, config={}, files=files)
+    assert page.update_date == "2026-09-27"
+    context = plugin.on_template_context({}, template_name="sitemap.xml", config={})
+    assert context["build_date_utc"] == dt.datetime(2026, 9, 27, tzinfo=dt.UTC)
 
 
 @pytest.mark.parametrize("bad", [{"source_date_epoch": "soon"}, {"unknown": 1}])

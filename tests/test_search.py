@@ -278,7 +278,12 @@ def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> Non
     # Material's search plugin writes the index in on_post_build at the default priority 0.
     assert plugin.on_post_build.mkdocs_priority < 0
     plugin.on_pre_build(config={})
-    for url in ("", "games/nations/", "games/quiet/"):
+    # The build's pages (every one, written this time or not) give the games their shards.
+    urls = ("", "games/nations/", "games/quiet/")
+    pages = [SimpleNamespace(page=SimpleNamespace(url=u), dest_uri=f"{u}index.html") for u in urls]
+    files = SimpleNamespace(documentation_pages=lambda: pages, javascript_files=lambda: [])
+    plugin.on_env(None, config={}, files=files)
+    for url in urls:
         context_of(plugin, url)
     (tmp_path / "site" / "search").mkdir(parents=True)
     (tmp_path / "site" / "search" / "search_index.json").write_text(json.dumps(SMALL), "utf-8")

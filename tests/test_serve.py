@@ -4,7 +4,6 @@ pages up."""
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import socket
@@ -373,27 +372,6 @@ def test_after_a_failed_build_the_next_build_is_whole(
     previewing.assert_like_a_build()
 
 
-def test_search_index_merge_replaces_the_rebuilt_pages_in_place(tmp_path: Path) -> None:
-    def index(*docs: tuple[str, str]) -> dict:
-        return {"config": {"lang": ["en"]}, "docs": [{"location": at, "text": t} for at, t in docs]}
-
-    old, new = tmp_path / "old.json", tmp_path / "new.json"
-    old.write_text(
-        json.dumps(index(("", "home"), ("games/a/", "a"), ("games/a/#x", "ax"), ("games/b/", "b"))),
-        "utf-8",
-    )
-    new.write_text(
-        json.dumps(index(("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c"))), "utf-8"
-    )
-    serve._merge_search_index(new, old, {"", "games/a/", "games/b/", "games/c/"})
-    assert json.loads(old.read_text("utf-8")) == index(
-        ("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c")
-    )
-    new.write_text("not json", "utf-8")
-    serve._merge_search_index(new, old, {""})  # unreadable: the old index stays
-    assert json.loads(old.read_text("utf-8"))["docs"][0]["text"] == "home 2"
-
-
 def test_snapshot_leaves_out_a_file_deleted_during_the_scan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -410,3 +388,29 @@ def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text("utf-8")
     assert old in text
     path.write_text(text.replace(old, new), "utf-8")
+
+
+def test_a_dirty_builds_index_is_completed_from_the_kept_pieces(tmp_path: Path) -> None:
+    from rulesite.engine import search_pieces
+
+    def index(*docs: tuple[str, str]) -> dict:
+        return {"config": {"lang": ["en"]}, "docs": [{"location": at, "text": t} for at, t in docs]}
+
+    whole = index(("", "home"), ("games/a/", "a"), ("games/a/#x", "ax"), ("games/b/", "b"))
+    pages = ["", "games/a/", "games/b/"]
+    assert search_pieces.whole_index(whole, tmp_path, pages, set(pages)) == whole
+    # A dirty build of home and a (a's section gone), b gone, c new: in the build's page order.
+    dirty = index(("", "home 2"), ("games/a/", "a 2"), ("games/c/", "c"))
+    pages = ["", "games/a/", "games/c/"]
+    assert search_pieces.whole_index(dirty, tmp_path, pages, set(pages)) == dirty
+    kept = search_pieces.whole_index(index(("", "home 3")), tmp_path, pages, {""})
+    assert kept == index(("", "home 3"), ("games/a/", "a 2"), ("games/c/", "c"))
+
+
+def test_a_page_waits_for_the_next_version() -> None:
+    from rulesite.serve.server import Versions
+
+    versions = Versions()
+    assert versions.wait(0, timeout=0.01) == 0  # no change: answered when the time is up
+    versions.bump()
+    assert versions.wait(0, timeout=5) == 1  # changed since: answered at once

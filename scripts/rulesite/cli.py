@@ -22,8 +22,7 @@ BROKEN_PIPE = 141
 
 
 def main(argv: list[str] | None = None) -> int:
-    # Material prints a banner about its successor on import; it is noise for our users.
-    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    # (Material's banner about its successor shows only when the program is `mkdocs`: never here.)
     args = _parser().parse_args(argv)
     project = Project(Path(args.project).resolve())
     try:

@@ -9,8 +9,9 @@ at the language's root (``/`` for the default language, ``<lang>/`` for the othe
 - ``offline.json``: what each game's pages need offline, relative to the language root:
   ``{"shared": [...], "games": {slug: [...]}}``, the files every game needs once and each
   game's own (its pages, its search shard). A page's needs are what it links and loads
-  (stylesheets, scripts, icons, the manifest, the search index), Material's search worker and
-  the lunr languages that loads. One file, not one per game: a live preview, which copies only
+  (stylesheets, scripts, icons, the manifest, the search index: its ``<link>`` and ``<script>``
+  elements in the page MkDocs hands the plugin's ``on_post_page``, read with an HTML parser),
+  Material's search worker (among the build's scripts) and the lunr languages that loads. One file, not one per game: a live preview, which copies only
   what a build wrote, then never keeps a deleted game's list;
 - ``offline.html``: the page the worker shows for a page it has not stored (from the theme's
   ``offline.html``, self-contained because it is shown at any address);
@@ -30,12 +31,15 @@ import logging
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+
+from rulesite.engine import search_split
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -56,18 +60,22 @@ BACKGROUND_COLOUR = "#ffffff"
 _SETTINGS_MARK = "__RULESITE_OFFLINE__"
 """Where the worker's source takes its settings (unfilled, the worker fails to start)."""
 
-_TAG = re.compile(r"<(?:link|script)\b[^>]*>")  # as MkDocs and Material write them
-_ATTRIBUTE = re.compile(r'\s(src|href|data-index|data-shard)="([^"]*)"')
-_CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
+_WORKERS = "assets/javascripts/workers/"
+"""Where Material keeps its web workers (the search worker) among its theme files."""
 
 
-def write_offline_files(config: Any) -> None:
+def write_offline_files(config: Any, built: BuiltPages) -> None:
     """Write the manifest, the games' file lists, the offline page and the worker."""
     site = Path(config.site_dir)
     write_manifest(site, config.site_name, config.theme["language"])
     write_offline_page(site, config)
-    extra_files = [MANIFEST, *(icon for icon, _, _ in ICONS), *search_worker_files(config)]
-    lists = offline_lists(game_files(site, extra_files, previous_lists(site)))
+    extra_files = [
+        MANIFEST,
+        *(icon for icon, _, _ in ICONS),
+        *search_worker(built.theme_files),
+        *search_worker_files(config),
+    ]
+    lists = offline_lists(game_files(built, extra_files, previous_lists(site)))
     write_if_changed(site / LISTS, json.dumps(lists, separators=(",", ":"), sort_keys=True) + "\n")
     settings = {"build": build_id(config), "offline": OFFLINE_PAGE, "lists": LISTS}
     settings["skip"] = other_language_paths(config)
@@ -117,68 +125,71 @@ def write_offline_page(site: Path, config: Any) -> None:
     write_if_changed(site / OFFLINE_PAGE, html)
 
 
+@dataclass
+class BuiltPages:
+    """What the ``rulesite`` plugin saw of a build's pages (its page events)."""
+
+    pages: list[str] = field(default_factory=list)
+    """Every page of the build, where MkDocs writes it (``games/x/rules/index.html``), whether or
+    not a dirty build writes it this time."""
+    loads: dict[str, set[str]] = field(default_factory=dict)
+    """Per page written by this build: what it loads, relative to the site root."""
+    theme_files: list[str] = field(default_factory=list)
+    """The scripts among the build's files (Material's search worker is one)."""
+
+
 def game_files(
-    site: Path, extra: Iterable[str], previous: PreviousLists | None = None
+    built: BuiltPages, extra: Iterable[str], previous: PreviousLists | None = None
 ) -> dict[str, list[str]]:
     """Per game slug, the files its pages need, relative to the site root, sorted.
 
-    With the lists an earlier build of this folder wrote (``previous``), a game none of whose
-    pages was written since keeps its list: a live preview's partial build reads only the pages
-    it rebuilt. (A whole build starts from an empty folder, so it reads every page.)
+    A game's list is its pages' folders, ``extra`` and what each of its pages loads. When a
+    build did not write every page of a game (a live preview's dirty build writes only the
+    games that changed), the lists an earlier build of this folder wrote (``previous``) stand
+    in for the pages it did not write. (A whole build writes every page.)
     """
+    games: dict[str, list[str]] = {}
+    for page in built.pages:
+        folder, _, name = page.rpartition("/")
+        slug = search_split.game_of(folder + "/")
+        if slug is not None and name == "index.html":
+            games.setdefault(slug, []).append(page)
     result: dict[str, list[str]] = {}
-    games = site / "games"
-    for game in sorted(p for p in games.iterdir() if p.is_dir()) if games.is_dir() else []:
-        pages = sorted(game.rglob("index.html"))
-        if not pages:
-            continue
-        folders = {page.parent.relative_to(site).as_posix() + "/" for page in pages}
-        kept = previous.unchanged(game.name, pages, folders) if previous else None
-        if kept is not None:
-            result[game.name] = kept
-            continue
-        files = set(extra) | folders
+    for slug, pages in sorted(games.items()):
+        files = set(extra) | {page.rpartition("/")[0] + "/" for page in pages}
         for page in pages:
-            folder = page.parent.relative_to(site).as_posix()
-            files.update(page_resources(page.read_text(encoding="utf-8"), folder))
+            files.update(built.loads.get(page, ()))
+        if previous is not None and any(page not in built.loads for page in pages):
+            files.update(previous.loads(slug))
         # Not filtered by what is on disk: a live preview's partial build holds only the
         # rebuilt games' shards (tests/test_offline.py checks that every listed file exists).
-        result[game.name] = sorted(files)
+        result[slug] = sorted(files)
     return result
 
 
 @dataclass(frozen=True)
 class PreviousLists:
-    """What ``offline.json`` held before this build, and when it was written."""
+    """What ``offline.json`` held before this build."""
 
     games: dict[str, list[str]]
     """Per game, its whole list (the shared files and its own)."""
-    written_ns: int
-    """The file's modification time (ns)."""
 
-    def unchanged(self, slug: str, pages: list[Path], folders: set[str]) -> list[str] | None:
-        """The game's earlier list, if it has the same pages and none was written since."""
-        files = self.games.get(slug)
-        if files is None:
-            return None
-        if folders != {f for f in files if f.startswith(f"games/{slug}/") and f.endswith("/")}:
-            return None
-        if any(page.stat().st_mtime_ns >= self.written_ns for page in pages):
-            return None
-        return files
+    def loads(self, slug: str) -> list[str]:
+        """What the game's pages loaded then (its list, less its pages' folders)."""
+        own = f"games/{slug}/"
+        return [f for f in self.games.get(slug, []) if not (f.startswith(own) and f.endswith("/"))]
 
 
 def previous_lists(site: Path) -> PreviousLists | None:
     """The lists an earlier build left in ``site`` (a live preview's folder), if readable."""
     path = site / LISTS
     try:
-        written_ns = path.stat().st_mtime_ns
         data = json.loads(path.read_text(encoding="utf-8"))
         shared = list(data["shared"])
         games = {slug: sorted({*shared, *own}) for slug, own in data["games"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    return PreviousLists(games, written_ns)
+    return PreviousLists(games)
 
 
 def offline_lists(games: dict[str, list[str]]) -> dict[str, Any]:
@@ -191,21 +202,30 @@ def offline_lists(games: dict[str, list[str]]) -> dict[str, Any]:
     }
 
 
+_LOADING = {"link", "script"}
+"""The elements through which a page loads a file (as MkDocs and Material write them)."""
+_URLS = {"src", "href", "data-index", "data-shard"}
+"""Their attributes that name a file the page loads (``data-*``: search-shards.js's files)."""
+
+
+class _Loads(HTMLParser):
+    """Collects the file addresses of a page's ``<link>`` and ``<script>`` elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _LOADING:
+            self.urls.extend(value for name, value in attrs if name in _URLS and value)
+
+
 def page_resources(html: str, folder: str) -> set[str]:
     """What a page at ``folder/`` loads (its links and scripts), relative to the site root."""
-    found: set[str] = set()
-    for tag in _TAG.finditer(html):
-        for _, value in _ATTRIBUTE.findall(tag.group(0)):
-            path = _site_path(value, folder)
-            if path:
-                found.add(path)
-    config = _CONFIG.search(html)
-    if config:
-        worker = json.loads(config.group(1)).get("search")
-        path = _site_path(worker, folder) if isinstance(worker, str) else None
-        if path:
-            found.add(path)
-    return found
+    parser = _Loads()
+    parser.feed(html)
+    parser.close()
+    return {path for url in parser.urls if (path := _site_path(url, folder))}
 
 
 def _site_path(url: str, folder: str) -> str | None:
@@ -217,6 +237,15 @@ def _site_path(url: str, folder: str) -> str | None:
     if joined == "." or joined.startswith("../") or joined == "..":
         return None
     return joined + "/" if path.endswith("/") else joined
+
+
+def search_worker(theme_files: Iterable[str]) -> list[str]:
+    """Material's search worker among the theme's files (its name carries a digest)."""
+    return sorted(
+        path
+        for path in theme_files
+        if path.startswith(_WORKERS) and path.endswith(".min.js") and "/search." in path
+    )
 
 
 def search_worker_files(config: Any) -> list[str]:

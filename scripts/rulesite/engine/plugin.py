@@ -5,31 +5,33 @@ with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, w
 ``mkdocs.plugins`` entry points too). Four jobs:
 
 - **search terms**: the glossaries' Chinese names and aliases and the game titles are a jieba
-  user dictionary, so search keeps them whole words. jieba's word table is global and loading
-  words raises their frequencies, so every build starts from the stock table (a second build in
-  one process segments like the first).
-- **build date**: the sitemap's dates come from ``SOURCE_DATE_EPOCH``; the generated config
-  carries the data's newest verification date, used when the environment does not set one.
+  user dictionary, so search keeps them whole words; given to jieba as Material's
+  ``jieba_dict_user`` would give them, each word once per process (``engine/search_terms.py``).
+- **build date**: the generated config carries the data's newest verification date
+  (``source_date_epoch``; ``SOURCE_DATE_EPOCH`` wins when the environment sets it); the plugin
+  dates every page and template context with it (``engine/build_date.py``), so the sitemap's
+  dates do not depend on the environment.
 - **search that scales**: after Material's search plugin has written the language's index, it is
   split into a small site-level index and one shard per game (``engine/search_split.py``), every
   document given the glossary's synonyms it uses as search words (``search_synonyms``); game
   pages name their shard for ``assets/search-shards.js``, which merges it in when search loads.
-- **offline** (option ``offline``): the web app manifest, what each game needs offline, the
-  offline page and the service worker with its build id (``engine/offline.py``).
+- **offline** (option ``offline``): the web app manifest, what each game needs offline (what
+  each page loads, from the page MkDocs hands to ``on_post_page``), the offline page and the
+  service worker with its build id (``engine/offline.py``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite.engine import offline, search_split
+from rulesite.engine import build_date, offline, search_pieces, search_split
+from rulesite.engine.search_terms import add_search_terms
 from rulesite.engine.search_words import read_synonyms
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
@@ -58,102 +60,84 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._epoch_set_here = False
+        self._epoch: int | None = None
+        self._serving = False
         self._games: set[str] = set()
+        self._page_urls: list[str] = []
+        self._written: set[str] = set()
+        self._built = offline.BuiltPages()
+
+    def on_startup(self, *, command, dirty) -> None:
+        # Under `serve`, builds may be dirty: the plugin keeps the search pieces for them.
+        self._serving = command == "serve"
 
     def on_config(self, config):
-        epoch = self.config.source_date_epoch
-        if epoch is not None and ("SOURCE_DATE_EPOCH" not in os.environ or self._epoch_set_here):
-            os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
-            self._epoch_set_here = True
+        self._epoch = build_date.build_epoch(self.config.source_date_epoch)
         if self.config.search_terms:
-            load_search_terms(self.config.search_terms)
+            add_search_terms(self.config.search_terms)
         return config
 
     def on_pre_build(self, *, config) -> None:
         self._games = set()
+        self._written = set()
+        self._built = offline.BuiltPages()
+
+    def on_env(self, env, *, config, files):
+        # Every page of the build exists now (a dirty build's unwritten ones too), and none is
+        # rendered yet: date them all, and note where each goes and the theme's files.
+        pages = files.documentation_pages()
+        if self._epoch is not None:
+            build_date.date_pages((file.page for file in pages if file.page), self._epoch)
+        self._built.pages = [file.dest_uri for file in pages]
+        # Every page, written this time or not: the search index and its shards cover them all.
+        self._page_urls = [file.page.url for file in pages if file.page]
+        self._games = {slug for url in self._page_urls if (slug := search_split.game_of(url))}
+        self._built.theme_files = [file.src_uri for file in files.javascript_files()]
+        return env
 
     def on_page_context(self, context, *, page, config, nav):
         # A game's pages name the game's shard; the theme loads assets/search-shards.js for it.
         if self.config.split_search:
             slug = search_split.game_of(page.url)
             context["rulesite_search_shard"] = search_split.shard_path(slug) if slug else None
-            if slug:
-                self._games.add(slug)
+        self._written.add(page.url)
+        if self._epoch is not None:
+            build_date.dated_context(context, self._epoch)
         return context
+
+    def on_template_context(self, context, *, template_name, config):
+        if self._epoch is not None:
+            build_date.dated_context(context, self._epoch)
+        return context
+
+    @event_priority(-100)  # after any plugin that still changes the page
+    def on_post_page(self, output, *, page, config):
+        # What the page loads, from the page MkDocs hands over, for the offline lists.
+        if self.config.offline:
+            folder = page.file.dest_uri.rpartition("/")[0]
+            self._built.loads[page.file.dest_uri] = offline.page_resources(output, folder)
+        return output
 
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.
     @event_priority(-100)
     def on_post_build(self, *, config) -> None:
         if self.config.split_search:
-            split_search_index(
-                Path(config.site_dir) / "search", self.config.search_synonyms, self._games
-            )
+            self._split_search_index(Path(config.site_dir))
         if self.config.offline:  # after the split: offline.json names the index and shards
-            offline.write_offline_files(config)
+            offline.write_offline_files(config, self._built)
 
-    def on_shutdown(self) -> None:
-        if self._epoch_set_here:
-            os.environ.pop("SOURCE_DATE_EPOCH", None)
-            self._epoch_set_here = False
-
-
-def split_search_index(search_dir: Path, synonyms_file: str | None, games: set[str]) -> None:
-    """Split the index Material wrote in ``search_dir`` into the site-level index and shards."""
-    index_file = search_dir / search_split.INDEX_FILE
-    if not index_file.is_file():
-        log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
-        return
-    index = json.loads(index_file.read_text(encoding="utf-8"))
-    words = read_synonyms(synonyms_file) if synonyms_file else None
-    search_split.write_split(search_dir, search_split.split_index(index, words, games))
-    log.debug("split the search index of %s into %d game shards", search_dir, len(games))
-
-
-_jieba_holds: tuple[object, ...] | None = None
-"""What this process last loaded: the terms' digest and jieba's word table right after."""
-
-
-def load_search_terms(path: str) -> None:
-    """Reset jieba to its stock word table, then add the words in ``path``.
-
-    Loading the stock table takes half a second, once per build. When this process last loaded
-    these very words onto a fresh table, and the table is still as that load left it, the reset
-    and reload are skipped: the table is the one they would give, so segmentation is the same
-    as in a fresh process. (A live preview builds many times in one process, and its forked
-    workers inherit a table the preview loaded before forking.)
-    """
-    import hashlib
-    import io
-
-    import jieba
-
-    global _jieba_holds
-
-    def word_table() -> tuple[object, ...]:
-        # Every change jieba's API can make (add_word, del_word, load_userdict, set_dictionary,
-        # initialize) moves one of these.
-        dt = jieba.dt
-        return (
-            id(dt),
-            dt.initialized,
-            dt.dictionary,
-            dt.total,
-            len(dt.FREQ),
-            len(dt.user_word_tag_tab),
-            len(jieba.finalseg.Force_Split_Words),
-        )
-
-    jieba.setLogLevel(logging.WARNING)
-    with open(path, "rb") as file:
-        words = io.BytesIO(file.read())
-    words.name = path  # jieba names the file in its errors
-    digest = hashlib.sha256(words.getvalue()).hexdigest()
-    if _jieba_holds == (digest, word_table()):
-        log.debug("jieba already holds the user dictionary %s", path)
-        return
-    _jieba_holds = None
-    jieba.dt.__init__()
-    jieba.load_userdict(words)
-    _jieba_holds = (digest, word_table())
-    log.debug("loaded jieba user dictionary %s", path)
+    def _split_search_index(self, site_dir: Path) -> None:
+        """Split the index Material wrote into the site-level index and shards."""
+        search_dir = site_dir / "search"
+        index_file = search_dir / search_split.INDEX_FILE
+        if not index_file.is_file():
+            log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
+            return
+        index = json.loads(index_file.read_text(encoding="utf-8"))
+        if self._serving:  # a dirty build indexed only the pages it wrote
+            index = search_pieces.whole_index(index, site_dir, self._page_urls, self._written)
+        synonyms = self.config.search_synonyms
+        words = read_synonyms(synonyms) if synonyms else None
+        split = search_split.split_index(index, words, self._games)
+        search_split.write_split(search_dir, split)
+        log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))

@@ -169,13 +169,10 @@ def build_languages(
     """Build each language's project into ``out/<lang>``, in parallel processes.
 
     Returns each language's build time. Every language's problems are reported together.
+    One language too builds in a process of its own: a build adds its search terms to jieba's
+    word table (``engine/search_terms.py``), which must not stay in the caller's process.
     """
     out.mkdir(parents=True, exist_ok=True)
-    if len(projects) == 1:
-        language = projects[0]
-        started = time.perf_counter()
-        run_mkdocs(language.config_file, out / language.lang, strict=strict)
-        return {language.lang: time.perf_counter() - started}
     results = _in_processes(
         [(p.lang, (str(p.config_file), str(out / p.lang), strict)) for p in projects]
     )
@@ -210,7 +207,7 @@ def build_previews(builds: list[PreviewBuild]) -> dict[str, float]:
     for item in builds:
         item.site_dir.mkdir(parents=True, exist_ok=True)
     results = _in_processes(
-        [(b.lang, (str(b.config_file), str(b.site_dir), False, b.dirty)) for b in builds]
+        [(b.lang, (str(b.config_file), str(b.site_dir), False, b.dirty, "serve")) for b in builds]
     )
     problems = [line for lang, (_, error) in results.items() if error for line in error]
     if problems:
@@ -252,13 +249,18 @@ def _in_processes(
 
 
 def _language_worker(
-    sender, config_file: str, site_dir: str, strict: bool, dirty: bool = False
+    sender,
+    config_file: str,
+    site_dir: str,
+    strict: bool,
+    dirty: bool = False,
+    command: str = "build",
 ) -> None:
     """Child process: build one language; send (seconds, None) or (seconds, problem lines)."""
     _die_with_parent()
     started = time.perf_counter()
     try:
-        run_mkdocs(Path(config_file), Path(site_dir), strict=strict, dirty=dirty)
+        run_mkdocs(Path(config_file), Path(site_dir), strict=strict, dirty=dirty, command=command)
         outcome = None
     except BuildError as error:
         outcome = error.lines()
@@ -322,12 +324,20 @@ def assemble_languages(
             shutil.rmtree(site)
 
 
-def run_mkdocs(config_file: Path, site_dir: Path, strict: bool = True, dirty: bool = False) -> None:
+def run_mkdocs(
+    config_file: Path,
+    site_dir: Path,
+    strict: bool = True,
+    dirty: bool = False,
+    command: str = "build",
+) -> None:
     """Run a real MkDocs build of one generated project into ``site_dir``.
 
     Warnings fail the build when strict; each names the data file its page came from. With
     ``dirty`` (previews), MkDocs rebuilds only pages whose HTML is missing or older than their
-    Markdown and keeps the rest of ``site_dir``.
+    Markdown and keeps the rest of ``site_dir``. ``command`` is what the plugins' ``on_startup``
+    hears: ``serve`` for a preview's builds (the ``rulesite`` plugin then keeps what its dirty
+    builds need, ``engine/search_pieces.py``).
     """
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -338,7 +348,7 @@ def run_mkdocs(config_file: Path, site_dir: Path, strict: bool = True, dirty: bo
     mkdocs_log.addHandler(collector)
     try:
         config = load_config(str(config_file), site_dir=str(site_dir), strict=strict)
-        config.plugins.on_startup(command="build", dirty=dirty)
+        config.plugins.on_startup(command=command, dirty=dirty)
         try:
             mkdocs_build(config, dirty=dirty)
         finally:

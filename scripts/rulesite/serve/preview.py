@@ -7,7 +7,9 @@
 - ``languages/<lang>/``: each language's MkDocs site, kept between builds;
 - ``site/``: what the server serves, the languages assembled as a build assembles them.
 
-MkDocs' live-reload server polls ``data/``, ``templates/`` and ``mkdocs.yml``. On a change:
+A watcher (``serve/watcher.py``) polls ``data/``, ``templates/`` and ``mkdocs.yml``; a small
+server of our own (``serve/server.py``) serves ``site/`` and reloads open pages after each
+rebuild. On a change:
 
 1. load and validate: a game file whose bytes did not change is not checked again
    (``render/cache.py``);
@@ -16,32 +18,27 @@ MkDocs' live-reload server polls ``data/``, ``templates/`` and ``mkdocs.yml``. O
 2. render: an unchanged game's pages come from the cache; home and the games index are rendered
    again;
 3. write into ``content/`` only the files whose bytes changed;
-4. build each language that has a changed file: a whole build when its settings (``mkdocs.yml``:
-   site name, address, build date...) or its theme changed, else a MkDocs dirty build of the
-   changed games' pages and the pages in the navigation; both languages at once, each in a
-   forked process;
+4. build each language that has a changed file (``serve/plan.py``): a whole build when its
+   settings (``mkdocs.yml``: site name, address, build date...) or its theme changed, else a
+   MkDocs dirty build of the changed games' pages and the pages in the navigation; both
+   languages at once, each in a forked process, as MkDocs' ``serve`` command (so the
+   ``rulesite`` plugin completes the search index of a dirty build: ``engine/search_pieces.py``);
 5. copy what the builds wrote into ``site/``; the browser reloads.
 
-A dirty build writes the same HTML for a page as a whole build does: every page is in its file
-list, so links resolve as in a whole build; the navigation lists only home and the games index,
-which are rebuilt every time (their titles are in every page's navigation); and every page of a
-changed game is rebuilt, since a game's pages link to each other's headings. What may lag behind
-is search: a rebuilt page's entries replace its old ones in the language's search index (and a
-rebuilt game's search shard is replaced), but when the search terms change, the other pages keep
-the words the previous terms gave them until the next whole build.
+A dirty build writes the same HTML for a page as a whole build does (``serve/plan.py`` says
+why). What may lag behind is search: a rebuilt page's entries replace its old ones in the
+language's search index, but when the search terms change, the other pages keep the words the
+previous terms gave them until the next whole build.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 import signal
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,34 +48,30 @@ from rulesite.catalog import Catalog, load_catalog
 from rulesite.engine.projects import (
     CONFIG_FILE,
     DOCS_DIR,
-    SEARCH_TERMS,
-    THEME_DIR,
     site_path,
     write_projects,
 )
+from rulesite.engine.search_pieces import PIECES
 from rulesite.engine.search_split import shard_path
 from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
 from rulesite.render.cache import ContentCache, render_cached
-from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot, write_atomically
+from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
+from rulesite.serve.plan import Plan, page_output, plan_language
+from rulesite.serve.server import Versions, make_server
+from rulesite.serve.watcher import Watcher
 from rulesite.terminal import printable
 
 POLL_SECONDS = 0.1
 """How often the server looks at the watched files (stat calls only)."""
 RETRY_SECONDS = 0.1
 """Pause before the one retry of a rebuild that failed unexpectedly (a race is usually over)."""
-SEARCH_INDEX = "search/search_index.json"
-"""Material's search index in a language's site."""
-_GAME_PAGE = re.compile(r"games/[^/]+/")
-"""A game's pages live in ``games/<slug>/`` (``render/renderer.py``)."""
 
 
 def serve(project: Project, dev_addr: str) -> None:
     """Build the whole preview (errors are fatal here), then serve it with live reload."""
-    from mkdocs.livereload import LiveReloadServer
-
     _log_to_console()
     host, _, port = dev_addr.rpartition(":")
     # Stopped by a process manager (or a test): leave as from Ctrl-C, removing the scratch folder.
@@ -86,23 +79,23 @@ def serve(project: Project, dev_addr: str) -> None:
     with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:
         preview = Preview(project, Path(scratch))
         preview.start()
-        server = LiveReloadServer(
-            builder=preview.rebuild,
-            host=host,
-            port=int(port),
-            root=str(preview.site),
-            polling_interval=POLL_SECONDS,
-        )
-        server.error_handler = preview.error_page
-        for path in (project.data_dir, project.templates_dir, project.mkdocs_file):
-            if path.exists():
-                server.watch(str(path))
+        versions = Versions()
+
+        def rebuild() -> None:
+            preview.rebuild()
+            versions.bump()  # open pages reload (unchanged pages reload unchanged)
+
+        watched = [project.data_dir, project.templates_dir, project.mkdocs_file]
+        watcher = Watcher([path for path in watched if path.exists()], rebuild, POLL_SECONDS)
+        server = make_server(host, int(port), preview.site, versions, _say)
+        watcher.start()
         try:
-            server.serve()
+            server.serve_forever()
         except KeyboardInterrupt:
             pass
         finally:
-            server.shutdown()
+            watcher.stop()
+            server.server_close()
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -110,8 +103,8 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _log_to_console() -> None:
-    # MkDocs' own CLI would set up its log output; we call it as a library. The live-reload
-    # server says where it serves and when it reloads; the builds' progress comes from us.
+    # MkDocs' own CLI would set up its log output; we call it as a library. The builds'
+    # progress comes from us; MkDocs' own lines are its warnings.
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
     handler.addFilter(lambda record: not record.getMessage().startswith(DIRTY_BUILD_NOTICE))
@@ -119,23 +112,6 @@ def _log_to_console() -> None:
     mkdocs_log.addHandler(handler)
     mkdocs_log.setLevel(logging.INFO)
     logging.getLogger("mkdocs.commands.build").setLevel(logging.WARNING)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What one language's build must do."""
-
-    lang: str
-    whole: bool
-    """Build everything (settings or theme changed, or the last build failed)."""
-    pages: tuple[str, ...] = ()
-    """Pages to rebuild (paths under ``docs/``), in a dirty build."""
-    removed: tuple[str, ...] = ()
-    """Pages that are gone (paths under ``docs/``)."""
-    removed_games: tuple[str, ...] = ()
-    """Games that are gone (slugs): their search shards go too."""
-    use_directory_urls: bool = True
-    """As the language's settings say: where MkDocs writes a page."""
 
 
 class Preview:
@@ -251,35 +227,9 @@ class Preview:
 
     def _plan(self, lang: str, changed: set[str]) -> Plan | None:
         mine = {path.removeprefix(f"{lang}/") for path in changed if path.startswith(f"{lang}/")}
-        if not mine and lang not in self.stale:
-            return None
-        config = self._config(lang)
-        if (
-            lang in self.stale
-            or CONFIG_FILE in mine
-            or any(path.startswith(f"{THEME_DIR}/") for path in mine)
-            or not isinstance(config.get("nav"), list)  # then every page is in every page's nav
-        ):
-            return Plan(lang, whole=True)
-        docs = f"{DOCS_DIR}/"
-        touched = {path.removeprefix(docs) for path in mine if path.startswith(docs)}
-        present = {
-            path.removeprefix(f"{lang}/{docs}")
-            for path in self.written
-            if path.startswith(f"{lang}/{docs}")
-        }
-        groups = {_group(page) for page in touched & present}
-        rebuild = {page for page in present if _group(page) in groups} | _nav_pages(config)
-        removed = touched - present
-        gone = {_group(page) for page in removed} - {_group(page) for page in present}
-        return Plan(
-            lang,
-            whole=False,
-            pages=tuple(sorted(rebuild & present)),
-            removed=tuple(sorted(removed)),
-            removed_games=tuple(sorted(g.split("/")[1] for g in gone if _GAME_PAGE.fullmatch(g))),
-            use_directory_urls=config.get("use_directory_urls", True) is not False,
-        )
+        docs = f"{lang}/{DOCS_DIR}/"
+        present = {path.removeprefix(docs) for path in self.written if path.startswith(docs)}
+        return plan_language(lang, mine, present, self._config(lang), lang in self.stale)
 
     def _config(self, lang: str) -> dict[str, Any]:
         """The language's generated settings (written by ``engine/projects.py``: plain YAML)."""
@@ -321,7 +271,7 @@ class Preview:
         # comparing modification times a few milliseconds apart. Gone pages leave the site too.
         target = self.site / site_path(self.languages[plan.lang])
         for page in plan.pages + plan.removed:
-            output = _page_output(page, plan.use_directory_urls)
+            output = page_output(page, plan.use_directory_urls)
             (self.builds / plan.lang / output).unlink(missing_ok=True)
             if page in plan.removed:
                 remove_file(target / output, target)
@@ -329,29 +279,13 @@ class Preview:
             remove_file(target / shard_path(slug), target)
 
     def _load_search_terms(self, plans: list[Plan]) -> None:
-        # Loading jieba's word table costs half a second: do it once here, before forking, so
-        # every build's worker inherits it (the plugin sees the same words and keeps them).
-        # Every language whose search uses jieba gets the same dictionary: load the first.
-        jieba = [plan.lang for plan in plans if self.languages[plan.lang].search.jieba]
-        terms = self.content / jieba[0] / SEARCH_TERMS if jieba else None
-        if terms is not None and terms.is_file():
-            from rulesite.engine.plugin import load_search_terms
+        # Loading jieba's stock word table costs half a second: do it once here, before forking,
+        # so every build's worker inherits it. The workers add the search terms themselves (the
+        # plugin): this process never does, so each build's words are those of its own project.
+        if any(self.languages[plan.lang].search.jieba for plan in plans):
+            from rulesite.engine.search_terms import warm_up
 
-            load_search_terms(str(terms))
-
-    def _page_order(self, lang: str, use_directory_urls: bool) -> list[str]:
-        """Every page's URL in the order MkDocs builds the pages, which its search index keeps."""
-        from mkdocs.structure.files import File, file_sort_key
-
-        docs = f"{lang}/{DOCS_DIR}/"
-        files = [
-            File(path.removeprefix(docs), None, None, use_directory_urls)
-            for path in self.written
-            if path.startswith(docs) and path.endswith(".md")
-        ]
-        return [
-            _page_url(file.src_uri, use_directory_urls) for file in sorted(files, key=file_sort_key)
-        ]
+            warm_up()
 
     def _publish(self, plan: Plan, before: Snapshot) -> None:
         """Copy what the build of ``plan.lang`` wrote into ``site/``, where the language lives."""
@@ -363,6 +297,7 @@ class Preview:
             if code != plan.lang
         ]
         after = snapshot(source)
+        after.pop(PIECES, None)  # the plugin's own, for the next dirty build
         if plan.whole:
             for relative in snapshot(target, skip=[o for o in others if o]).keys() - after.keys():
                 remove_file(target / relative, target)
@@ -370,102 +305,19 @@ class Preview:
                 copy_file(source / relative, target / relative)
             return
         for relative, state in after.items():
-            if before.get(relative) == state:
-                continue
-            if relative == SEARCH_INDEX:
-                gone = {
-                    _page_url(page, plan.use_directory_urls) for page in plan.pages + plan.removed
-                }
-                order = self._page_order(plan.lang, plan.use_directory_urls)
-                _merge_search_index(source / relative, target / relative, gone, order)
-            else:
+            if before.get(relative) != state:
                 copy_file(source / relative, target / relative)
-
-
-def _group(page: str) -> str:
-    """Pages rebuilt together: a game's pages (they link to each other's headings), or one."""
-    match = _GAME_PAGE.match(page)
-    return match.group(0) if match else page
-
-
-def _nav_pages(config: dict[str, Any]) -> set[str]:
-    """The pages the navigation lists: their titles are in every page."""
-    pages: set[str] = set()
-
-    def walk(item: Any) -> None:
-        if isinstance(item, str) and item.endswith(".md"):
-            pages.add(item)
-        elif isinstance(item, list):
-            for child in item:
-                walk(child)
-        elif isinstance(item, dict):
-            for child in item.values():
-                walk(child)
-
-    walk(config.get("nav"))
-    return pages
-
-
-def _page_output(page: str, use_directory_urls: bool) -> str:
-    """Where MkDocs writes ``page`` (a path under ``docs/``), relative to the site."""
-    from mkdocs.structure.files import File
-
-    return File(page, None, None, use_directory_urls).dest_uri
-
-
-def _page_url(page: str, use_directory_urls: bool) -> str:
-    """A page's URL as the search index writes its locations (home is ``""``)."""
-    from mkdocs.structure.files import File
-
-    url = File(page, None, None, use_directory_urls).url
-    return "" if url in (".", "./") else url
-
-
-def _merge_search_index(
-    new: Path, old: Path, pages: set[str], order: list[str] | None = None
-) -> None:
-    """Write into ``old`` the index of every page: ``pages``' entries from ``new``, a dirty
-    build's index of the pages it rebuilt, the others' from ``old``, pages in ``order`` (their
-    URLs, as a whole build lists them; a new page such as an added game's goes where a whole
-    build puts it, not last). Unreadable: ``old`` stays.
-    """
-    try:
-        fresh = json.loads(new.read_text(encoding="utf-8"))
-        index = json.loads(old.read_text(encoding="utf-8"))
-        fresh_docs, old_docs = fresh["docs"], index["docs"]
-        by_page: dict[str, list[Any]] = {}
-        for doc in fresh_docs:
-            by_page.setdefault(doc["location"].partition("#")[0], []).append(doc)
-        docs: list[Any] = []
-        for doc in old_docs:
-            page = doc["location"].partition("#")[0]
-            if page in by_page:
-                docs.extend(by_page.pop(page))  # where the page was, in the order it was
-            elif page not in pages:
-                docs.append(doc)
-        for rest in by_page.values():
-            docs.extend(rest)
-        rank = {url: place for place, url in enumerate(order or [])}
-        docs.sort(key=lambda doc: rank.get(doc["location"].partition("#")[0], len(rank)))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return
-    merged = json.dumps({**fresh, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
-    write_atomically(old, merged.encode("utf-8"))
 
 
 def _summary(plans: list[Plan], seconds: dict[str, float]) -> str:
     """``built zh: 6 pages (0.5 s), en: whole (7.7 s)``: Markdown pages; the static files
     rebuilt with them (the feed, the JSON export) are not pages."""
     parts = [
-        f"{plan.lang}: {'whole' if plan.whole else f'{_markdown_pages(plan)} pages'} "
+        f"{plan.lang}: {'whole' if plan.whole else f'{plan.markdown_pages} pages'} "
         f"({seconds.get(plan.lang, 0.0):.1f} s)"
         for plan in plans
     ]
     return "built " + ", ".join(parts)
-
-
-def _markdown_pages(plan: Plan) -> int:
-    return sum(page.endswith(".md") for page in plan.pages)
 
 
 def _say_lines(lines: list[str]) -> None:

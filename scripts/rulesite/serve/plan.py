@@ -1,0 +1,109 @@
+"""What one language's preview build must do after an edit: whole, or the changed games' pages.
+
+A dirty build writes the same HTML for a page as a whole build does: every page is in its file
+list, so links resolve as in a whole build; the navigation lists only the site-wide pages,
+which are rebuilt every time (their titles are in every page's navigation); and every page of a
+changed game is rebuilt, since a game's pages link to each other's headings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from rulesite.engine.projects import CONFIG_FILE, DOCS_DIR, THEME_DIR
+
+_GAME_PAGE = re.compile(r"games/[^/]+/")
+"""A game's pages live in ``games/<slug>/`` (``render/renderer.py``)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one language's build must do."""
+
+    lang: str
+    """The language's code."""
+    whole: bool
+    """Build everything (settings or theme changed, or the last build failed)."""
+    pages: tuple[str, ...] = ()
+    """Pages to rebuild (paths under ``docs/``), in a dirty build."""
+    removed: tuple[str, ...] = ()
+    """Pages that are gone (paths under ``docs/``)."""
+    removed_games: tuple[str, ...] = ()
+    """Games that are gone (slugs): their search shards go too."""
+    use_directory_urls: bool = True
+    """As the language's settings say: where MkDocs writes a page."""
+
+    @property
+    def markdown_pages(self) -> int:
+        """How many Markdown pages a dirty build rebuilds (not the static files with them)."""
+        return sum(page.endswith(".md") for page in self.pages)
+
+
+def plan_language(
+    lang: str,
+    changed: Collection[str],
+    present: Collection[str],
+    config: dict[str, Any],
+    stale: bool,
+) -> Plan | None:
+    """The build of ``lang`` after the files ``changed`` (paths under ``content/<lang>/``), with
+    ``present`` the files of its ``docs/`` now and ``config`` its settings; None: no build.
+    ``stale``: its site may not match its files (never built, or the last build failed)."""
+    if not changed and not stale:
+        return None
+    if (
+        stale
+        or CONFIG_FILE in changed
+        or any(path.startswith(f"{THEME_DIR}/") for path in changed)
+        or not isinstance(config.get("nav"), list)  # then every page is in every page's nav
+    ):
+        return Plan(lang, whole=True)
+    docs = f"{DOCS_DIR}/"
+    touched = {path.removeprefix(docs) for path in changed if path.startswith(docs)}
+    present = set(present)
+    groups = {group(page) for page in touched & present}
+    rebuild = {page for page in present if group(page) in groups} | nav_pages(config)
+    removed = touched - present
+    gone = {group(page) for page in removed} - {group(page) for page in present}
+    return Plan(
+        lang,
+        whole=False,
+        pages=tuple(sorted(rebuild & present)),
+        removed=tuple(sorted(removed)),
+        removed_games=tuple(sorted(g.split("/")[1] for g in gone if _GAME_PAGE.fullmatch(g))),
+        use_directory_urls=config.get("use_directory_urls", True) is not False,
+    )
+
+
+def group(page: str) -> str:
+    """Pages rebuilt together: a game's pages (they link to each other's headings), or one."""
+    match = _GAME_PAGE.match(page)
+    return match.group(0) if match else page
+
+
+def nav_pages(config: dict[str, Any]) -> set[str]:
+    """The pages the navigation lists: their titles are in every page."""
+    pages: set[str] = set()
+
+    def walk(item: Any) -> None:
+        if isinstance(item, str) and item.endswith(".md"):
+            pages.add(item)
+        elif isinstance(item, list):
+            for child in item:
+                walk(child)
+        elif isinstance(item, dict):
+            for child in item.values():
+                walk(child)
+
+    walk(config.get("nav"))
+    return pages
+
+
+def page_output(page: str, use_directory_urls: bool) -> str:
+    """Where MkDocs writes ``page`` (a path under ``docs/``), relative to the site."""
+    from mkdocs.structure.files import File
+
+    return File(page, None, None, use_directory_urls).dest_uri

@@ -11,8 +11,9 @@ at the language's root (``/`` for the default language, ``<lang>/`` for the othe
   game's own (its pages, its search shard). A page's needs are what it links and loads
   (stylesheets, scripts, icons, the manifest, the search index: its ``<link>`` and ``<script>``
   elements in the page MkDocs hands the plugin's ``on_post_page``, read with an HTML parser),
-  Material's search worker (among the build's scripts) and the lunr languages that loads. One file, not one per game: a live preview, which copies only
-  what a build wrote, then never keeps a deleted game's list;
+  Material's search worker (among the build's scripts) and the lunr languages that loads. One
+  file, not one per game: a live preview, which copies only what a build wrote, then never keeps
+  a deleted game's list;
 - ``offline.html``: the page the worker shows for a page it has not stored (from the theme's
   ``offline.html``, self-contained because it is shown at any address);
 - ``sw.js``: the theme's worker with the build's settings filled in: the build id (a digest of

@@ -40,7 +40,7 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from rulesite.engine import search_split
+from rulesite.pages import registry
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -152,9 +152,10 @@ def game_files(
     games: dict[str, list[str]] = {}
     for page in built.pages:
         folder, _, name = page.rpartition("/")
-        slug = search_split.game_of(folder + "/")
-        if slug is not None and name == "index.html":
-            games.setdefault(slug, []).append(page)
+        found = registry.kind_of_url(folder + "/") if name == "index.html" else None
+        # The registry says which of a game's pages the worker saves once the game is opened.
+        if found is not None and found[0].offline and found[0].scope is registry.Scope.GAME:
+            games.setdefault(found[1], []).append(page)
     result: dict[str, list[str]] = {}
     for slug, pages in sorted(games.items()):
         files = set(extra) | {page.rpartition("/")[0] + "/" for page in pages}
@@ -177,7 +178,7 @@ class PreviousLists:
 
     def loads(self, slug: str) -> list[str]:
         """What the game's pages loaded then (its list, less its pages' folders)."""
-        own = f"games/{slug}/"
+        own = registry.GAME_FOLDER.format(slug=slug)
         return [f for f in self.games.get(slug, []) if not (f.startswith(own) and f.endswith("/"))]
 
 

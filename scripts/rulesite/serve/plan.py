@@ -8,15 +8,12 @@ changed game is rebuilt, since a game's pages link to each other's headings.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from rulesite.engine.projects import CONFIG_FILE, DOCS_DIR, THEME_DIR
-
-_GAME_PAGE = re.compile(r"games/[^/]+/")
-"""A game's pages live in ``games/<slug>/`` (``render/renderer.py``)."""
+from rulesite.pages import registry
 
 
 @dataclass(frozen=True)
@@ -73,15 +70,22 @@ def plan_language(
         whole=False,
         pages=tuple(sorted(rebuild & present)),
         removed=tuple(sorted(removed)),
-        removed_games=tuple(sorted(g.split("/")[1] for g in gone if _GAME_PAGE.fullmatch(g))),
+        removed_games=tuple(sorted(slug for g in gone if (slug := _game_of_group(g)))),
         use_directory_urls=config.get("use_directory_urls", True) is not False,
     )
 
 
 def group(page: str) -> str:
-    """Pages rebuilt together: a game's pages (they link to each other's headings), or one."""
-    match = _GAME_PAGE.match(page)
-    return match.group(0) if match else page
+    """Pages rebuilt together: a game's pages (they link to each other's headings, and the
+    registry keeps them in the game's folder), or one page alone."""
+    slug = registry.game_slug(page)
+    return registry.GAME_FOLDER.format(slug=slug) if slug else page
+
+
+def _game_of_group(group_: str) -> str | None:
+    """The slug of a group that is a game's folder (``games/<slug>/``), else None."""
+    slug = registry.game_slug(group_)
+    return slug if slug and group_ == registry.GAME_FOLDER.format(slug=slug) else None
 
 
 def nav_pages(config: dict[str, Any]) -> set[str]:

@@ -191,7 +191,7 @@ def citations(record: BaseModel, path: KeyPath = ()) -> Iterator[tuple[KeyPath, 
     """Every citation in a record, with its key path; whichever record holds it (rule
     sections, rulings, and records added later that cite sources too)."""
     for name in type(record).model_fields:
-        value = getattr(record, name)
+        value = getattr(record, name, None)  # a partial record may lack it
         yield from _citations_in(value, (*path, name))
 
 
@@ -210,7 +210,7 @@ def _citations_in(value: object, path: KeyPath) -> Iterator[tuple[KeyPath, Citat
 def _citing_lists(record: BaseModel, path: KeyPath = ()) -> Iterator[tuple[KeyPath, list]]:
     """Every list of citations in a record, with its key path."""
     for name in type(record).model_fields:
-        value = getattr(record, name)
+        value = getattr(record, name, None)  # a partial record may lack it
         yield from _lists_in(value, (*path, name))
 
 

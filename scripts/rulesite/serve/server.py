@@ -16,6 +16,8 @@ import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
+from rulesite.serve.no_worker import UNREGISTER_SCRIPT, is_worker
+
 RELOAD_PATH = "/.rulesite/reload"
 """Where a page asks whether the site changed since its version (``?since=N``)."""
 HOLD_SECONDS = 60.0
@@ -58,9 +60,19 @@ class Versions:
 
 
 def make_server(
-    host: str, port: int, site: Path, versions: Versions, log: Callable[[str], None]
+    host: str,
+    port: int,
+    site: Path,
+    versions: Versions,
+    log: Callable[[str], None],
+    overlay: Callable[[], bytes] = lambda: b"",
 ) -> http.server.ThreadingHTTPServer:
-    """A server of ``site`` on ``host:port`` (not started: call ``serve_forever``)."""
+    """A server of ``site`` on ``host:port`` (not started: call ``serve_forever``).
+
+    ``overlay`` gives what to add to each page besides the reload script: the error overlay
+    while the data has problems (``serve/overlay.py``). No page installs the offline worker
+    (``serve/no_worker.py``).
+    """
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         """Files of the site; HTML with the reload script; the site's 404 page."""
@@ -72,6 +84,8 @@ def make_server(
             url = urllib.parse.urlsplit(self.path)
             if url.path == RELOAD_PATH:
                 return self._answer_reload(url.query)
+            if is_worker(url.path):
+                return self.send_error(404)
             path = Path(self.translate_path(self.path))
             if path.is_dir() and url.path.endswith("/"):
                 path = path / "index.html"
@@ -90,6 +104,7 @@ def make_server(
             except OSError:
                 return self.send_error(404)
             script = (_RELOAD_SCRIPT % (versions.current, RELOAD_PATH)).encode()
+            script += UNREGISTER_SCRIPT + overlay()
             at = html.rfind(b"</body>")
             html = html[:at] + script + html[at:] if at >= 0 else html + script
             self._send(status, "text/html; charset=utf-8", html)

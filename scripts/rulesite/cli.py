@@ -131,6 +131,27 @@ def _parser() -> argparse.ArgumentParser:
         "schema", parents=[common], help="regenerate data/schema/*.schema.json"
     )
     schema.set_defaults(run=_schema)
+
+    card = commands.add_parser(
+        "card", parents=[common], help="keep games' parameter cards up to date from BoardGameGeek"
+    )
+    card_commands = card.add_subparsers(required=True, metavar="ACTION")
+    refresh = card_commands.add_parser(
+        "refresh",
+        parents=[common],
+        help="fill and update cards from BGG's XML API (token in RULESITE_BGG_TOKEN); shows "
+        "each file's diff before writing",
+    )
+    refresh.add_argument("slugs", nargs="*", metavar="SLUG", help="the games to refresh")
+    refresh.add_argument("--all", action="store_true", help="every game in data/games/")
+    refresh.add_argument("--yes", action="store_true", help="write without asking")
+    refresh.add_argument("--dry-run", action="store_true", help="show the diffs; write nothing")
+    refresh.add_argument(
+        "--ranks-csv",
+        metavar="FILE",
+        help="update only the ranks, from BGG's ranks dump (boardgames_ranks.csv); no token",
+    )
+    refresh.set_defaults(run=_card_refresh)
     return parser
 
 
@@ -216,3 +237,11 @@ def _schema(project: Project, args: argparse.Namespace) -> int:
     for path in write_schemas(project):
         print(f"wrote {project.display(path)}")
     return 0
+
+
+def _card_refresh(project: Project, args: argparse.Namespace) -> int:
+    from rulesite.commands.card import Options, refresh_cards
+
+    ranks = Path(args.ranks_csv).resolve() if args.ranks_csv else None
+    options = Options(args.slugs, args.all, args.yes, args.dry_run, ranks)
+    return refresh_cards(project, options)

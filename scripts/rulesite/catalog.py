@@ -175,12 +175,11 @@ def check_game_file(
             format_path(path) for path in doc.refused_paths
         }
         # A calculator is checked by compiling and running it: only a sound one can be.
-        scoring = not _under("scoring", field_paths) and not any(
-            _under(path, {"scoring"}) for path in field_paths
-        )
+        scoring = not any(_under(path, {"scoring"}) for path in field_paths)
         partial_run = game is None or site_partial
-        cross = _cross_checks(subject, doc, stem, site, today, partial_run, scoring)
+        cross, settled = _cross_checks(subject, doc, stem, site, today, partial_run, scoring)
         problems.extend(p for p in cross if game is not None or not _under(p.path, field_paths))
+        game = settled if game is not None else None
     return CheckedGame(doc, game, tuple(problems))
 
 
@@ -192,10 +191,11 @@ def _cross_checks(
     today: dt.date,
     partial: bool,
     scoring: bool,
-) -> list[Problem]:
-    """Every check of one game that needs more than its types; on a partial game (or site),
-    each check that meets a refused part is skipped, and the calculators' checks run only when
-    ``scoring`` says they are sound."""
+) -> tuple[list[Problem], Game]:
+    """Every check of one game that needs more than its types, and the game with its
+    calculators' module settings; on a partial game (or site), each check that meets a refused
+    part is skipped, and the calculators' checks run only when ``scoring`` says they are
+    sound."""
 
     def run(check: Callable[[], list[Problem]]) -> list[Problem]:
         return guarded(check, partial)
@@ -210,7 +210,7 @@ def _cross_checks(
     if scoring:
         problems.extend(run(lambda: check_scoring(game, doc)))
     problems.extend(run(lambda: check_text_links(game, doc)))
-    return problems
+    return problems, game
 
 
 def _under(path: str, places: set[str]) -> bool:

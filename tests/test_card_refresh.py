@@ -318,6 +318,7 @@ def test_choosing_games(project: Project) -> None:
         or "id=126042,1" in (transport.requests[0][0])
     )
     assert "data/games/mini-game.yaml: not refreshed: BGG has no game with id 1" in err
+    assert "BGG: request 1 of 1 (2 games)" in err  # the progress line of --all
     assert code == 1
 
 

@@ -135,7 +135,7 @@ class BggClient:
         fetched = Fetched()
         batches = [wanted[i : i + MAX_IDS] for i in range(0, len(wanted), MAX_IDS)]
         for number, batch in enumerate(batches, 1):
-            if len(batches) > 1:
+            if len(wanted) > 1:  # --all: a line per request, as they are spaced seconds apart
                 self._progress(f"BGG: request {number} of {len(batches)} ({len(batch)} games)")
             body = self._get(f"{API}?id={','.join(map(str, batch))}&stats=1")
             parse_reply(body, batch, fetched)

@@ -201,3 +201,83 @@ def test_messages_are_escaped_never_html() -> None:
     assert "<img" not in html
     assert "&lt;img src=x onerror=alert(1)&gt; &amp; co" in html
     assert overlay_html([]) == ""
+
+
+WORKER_SITE = {
+    "index.html": (
+        "<!doctype html><html><body><p>built site</p><script>"
+        "navigator.serviceWorker.register('sw.js');</script></body></html>"
+    ),
+    "sw.js": "self.addEventListener('fetch', function () {});",
+}
+"""A stand-in for a built site: a page that installs an offline worker at the root."""
+
+
+@pytest.mark.browser
+def test_a_worker_a_built_site_left_is_removed_by_the_preview(browser, tmp_path: Path) -> None:
+    """The built site and the preview share an address (127.0.0.1:8000): the worker the first
+    installed would answer the second's pages, so the preview's pages unregister it."""
+    import http.server
+    import threading
+
+    from rulesite.serve.server import Versions, make_server
+
+    built = tmp_path / "built"
+    built.mkdir()
+    for name, text in WORKER_SITE.items():
+        (built / name).write_text(text, "utf-8")
+    handler = _quiet_handler(built)
+    port = _free_port()
+    context = browser.new_context()
+    try:
+        static = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        thread = threading.Thread(target=static.serve_forever, daemon=True)
+        thread.start()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_function(
+            "navigator.serviceWorker.getRegistrations().then(function (r) { return r.length; })"
+        )
+        assert _registrations(page) == 1
+        static.shutdown()
+        static.server_close()
+
+        preview = tmp_path / "preview"
+        preview.mkdir()
+        (preview / "index.html").write_text(
+            "<!doctype html><html><body><p>preview</p></body></html>", "utf-8"
+        )
+        server = make_server("127.0.0.1", port, preview, Versions(), lambda line: None)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            page.goto(f"http://127.0.0.1:{port}/")
+            _wait_until(page, "document.body.innerText.includes('preview')")
+            _wait_until(
+                page,
+                "navigator.serviceWorker.getRegistrations().then(function (r) "
+                "{ return r.length === 0; })",
+            )
+            assert _registrations(page) == 0
+        finally:
+            server.shutdown()
+            server.server_close()
+    finally:
+        context.close()
+
+
+def _registrations(page) -> int:
+    return page.evaluate(
+        "navigator.serviceWorker.getRegistrations().then(function (r) { return r.length; })"
+    )
+
+
+def _quiet_handler(folder: Path):
+    import functools
+    import http.server
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    return functools.partial(Quiet, directory=str(folder))

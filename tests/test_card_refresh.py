@@ -253,6 +253,21 @@ def test_wrong_types_are_reported_per_field_and_the_rest_applied(project: Projec
     assert "BGG's reply: play time: 200–40 is not a range" in err
     assert "BGG's reply: averageweight: 'heavy' is not a number" in err
     assert "+  bgg_rank: 281" in out  # what was sound is applied
+    assert "BGG's reply has no players" not in err  # players were there
+    assert err.count("card.year") == 0 and err.count("yearpublished") == 1  # said once
+
+
+def test_missing_fields_are_named(project: Project) -> None:
+    body = b'<items><item type="boardgame" id="126042"><minage value="12"/></item></items>'
+    code, out, err, _ = run(project, FakeTransport(Reply(200, body)), "nations", dry_run=True)
+    assert code == 0
+    for words, key in (
+        ("players", "players"),
+        ("play time", "play_time"),
+        ("yearpublished", "year"),
+    ):
+        assert f"BGG's reply has no {words}; card.{key} left as it was" in err
+    assert "-  min_age: 14" in out and "+  min_age: 12" in out
 
 
 def test_ranks_from_the_dump_need_no_token(project: Project) -> None:

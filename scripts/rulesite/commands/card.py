@@ -178,6 +178,15 @@ def apply_thing(edit: Edit, trip: RoundTrip, thing: Thing, site: SiteData, today
     card = trip.data["card"]
     for problem in thing.problems:
         edit.notes.append(f"BGG's reply: {problem}; left as it was")
+    read = " ".join(thing.problems)
+    for key, figure, words in (
+        ("players", thing.players, "players"),
+        ("play_time", thing.play_time, "play time"),
+        ("min_age", thing.min_age, "minage"),
+        ("year", thing.year, "yearpublished"),
+    ):
+        if figure is None and words not in read:  # absent, rather than unreadable
+            edit.notes.append(f"BGG's reply has no {words}; card.{key} left as it was")
     if thing.players:
         set_range(card, "players", *thing.players)
     if thing.best_players:

@@ -196,3 +196,13 @@ def test_an_invalid_choice_names_what_was_given(tmp_path):
         "data/games/mini-game.yaml:16: card.chinese_edition: 'publshed' is not one of "
         "'unconfirmed', 'published', 'announced' or 'none'; did you mean 'published'?"
     ]
+
+
+def test_a_syntax_error_in_one_file_hides_nothing_in_the_others(tmp_path):
+    broken = _edit(_other(GOOD_GAME), ("  bgg_rank: 9999", "  bgg_rank: [9999"))
+    broken = broken.replace("slug: other-game", "slug: broken-game")
+    game = _edit(GOOD_GAME, ("mechanics: [hand-management,", "mechanics: [hand-managment,"))
+    lines = _problems(_project(tmp_path, {"broken-game": broken, "mini-game": game}))
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("data/games/broken-game.yaml:11: YAML syntax error: ")
+    assert lines[1].startswith("data/games/mini-game.yaml:15: card.mechanics[0]: unknown mechanic")

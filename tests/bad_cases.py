@@ -40,7 +40,7 @@ def bad_cases() -> list[Path]:
 
 
 def apply_edit(project_root: Path, edit: dict[str, str], case: str = "") -> None:
-    """Make one edit: ``file`` starts as ``from`` (default: itself), then ``replace`` becomes ``with``.
+    """One edit: ``file`` starts as ``from`` (default: itself), ``replace`` becomes ``with``.
 
     The text to replace must occur exactly once, so a change to the base file that a case relies
     on stops the case loudly instead of leaving it testing nothing.

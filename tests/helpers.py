@@ -5,12 +5,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+
+import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -64,17 +67,84 @@ def make_project(
 
 
 THIRD_LANGUAGE = REPO / "tests" / "fixtures" / "third-language"
-"""A project whose ``data/site.yaml`` declares a third language (zh-Hant) and one small game."""
+"""A small game in zh, en and zh-Hant, and what the fixture adds to ``data/site.yaml``."""
+THIRD_LANGUAGE_TEXTS = THIRD_LANGUAGE / "zh-Hant.yaml"
+"""The third language's declaration and its text beside each of ``data/site.yaml``'s texts."""
 _TOGGLE_NAMES = {"切换到深色模式": "切換到深色模式", "切换到浅色模式": "切換到淺色模式"}
 """The light/dark toggle's names (in the base ``mkdocs.yml``) in Traditional Chinese."""
+
+
+def _texts(node: yaml.Node, path: list[str], found: list[tuple[str, yaml.MappingNode]]) -> None:
+    """Every text (a mapping with a ``zh`` and an ``en`` key) under ``node``, by key path.
+
+    List items are named by their ``id`` (or a language's ``code``), so a path stays the same when
+    an entry is added above it.
+    """
+    if isinstance(node, yaml.MappingNode):
+        keys = {key.value for key, _ in node.value}
+        if {"zh", "en"} <= keys:
+            found.append((".".join(path), node))
+            return
+        for key, value in node.value:
+            _texts(value, [*path, key.value], found)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            name = str(index)
+            if isinstance(item, yaml.MappingNode):
+                name = next((v.value for k, v in item.value if k.value in ("id", "code")), name)
+            _texts(item, [*path, name], found)
+
+
+def _flow(value: object) -> str:
+    """``value`` as one line of YAML flow style (the style ``data/site.yaml`` writes)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_flow(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+
+
+def third_language_site_text() -> str:
+    """``data/site.yaml`` with the fixture's third language declared and a text in it beside each.
+
+    Derived, not copied: a label added to ``data/site.yaml`` reaches the fixture (in its ``zh``
+    wording until ``zh-Hant.yaml`` gives it one). The base's comments and layout are kept: texts
+    grow in place, the language is added after the last one declared.
+    """
+    base = (REPO / "data" / "site.yaml").read_text(encoding="utf-8")
+    overlay = yaml.safe_load(THIRD_LANGUAGE_TEXTS.read_text(encoding="utf-8"))
+    language = overlay["language"]
+    texts: list[tuple[str, yaml.MappingNode]] = []
+    root = yaml.compose(base)
+    _texts(root, [], texts)
+    inserts: list[tuple[int, str]] = []
+    for path, node in texts:
+        zh = next(value.value for key, value in node.value if key.value == "zh")
+        value = _flow(overlay["texts"].get(path, zh))
+        # Every text in data/site.yaml is a one-line {zh: ..., en: ...}: add before its "}".
+        inserts.append((node.end_mark.index - 1, f", {language['code']}: {value}"))
+    languages = next(value for key, value in root.value if key.value == "languages")
+    block = "".join(
+        f"\n{'  - ' if i == 0 else '    '}{key}: {_flow(value)}"
+        for i, (key, value) in enumerate(language.items())
+    )
+    last_value = languages.value[-1].value[-1][1]  # a block ends after the comments below it
+    inserts.append((last_value.end_mark.index, block))
+    for index, text in sorted(inserts, reverse=True):
+        base = base[:index] + text + base[index:]
+    return base
 
 
 def make_third_language_project(target: Path) -> Path:
     """The third-language fixture at ``target``, with the repo's config and templates.
 
-    The toggle's names in ``mkdocs.yml`` are given per language; the copy adds zh-Hant ones.
+    Its ``data/site.yaml`` is derived from the repo's (``third_language_site_text``). The toggle's
+    names in ``mkdocs.yml`` are given per language; the copy adds zh-Hant ones.
     """
     shutil.copytree(THIRD_LANGUAGE / "data", target / "data")
+    (target / "data" / "site.yaml").write_text(third_language_site_text(), encoding="utf-8")
     shutil.copytree(REPO / "templates", target / "templates")
     config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     for simplified, traditional in _TOGGLE_NAMES.items():

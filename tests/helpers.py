@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import http.server
 import json
+import os
 import shutil
 import tempfile
 import threading
@@ -177,6 +179,59 @@ def extra_game_text() -> str:
     return f"{GAME_SCHEMA_LINE}\n{rest}"
 
 
+SCORING_GALLERY = REPO / "tests" / "fixtures" / "scoring-gallery"
+"""Six calculators from well-known games' scoring rules: a project but for ``data/site.yaml``."""
+
+
+def make_gallery_project(target: Path) -> Path:
+    """The scoring gallery at ``target``, with the repository's own ``data/site.yaml``.
+
+    The site data is not stored in the fixture: a label added to ``data/site.yaml`` reaches it.
+    ``python -m tests.helpers scoring-gallery DIR`` makes one to run ``rulesite score`` in.
+    """
+    shutil.copytree(SCORING_GALLERY, target)
+    shutil.copy(REPO / "data" / "site.yaml", target / "data" / "site.yaml")
+    return target
+
+
+@functools.cache
+def gallery_root() -> Path:
+    """This process's copy of the scoring gallery (made once, removed when the process exits)."""
+    root = Path(tempfile.mkdtemp(prefix="rulesite-gallery-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return make_gallery_project(root / "scoring-gallery")
+
+
+EXTRA_GAME_SWITCH = "RULESITE_TEST_EXTRA_GAME"
+"""Set to 1, the tests check the real project with the extra fixture game added (see REAL)."""
+
+
+def _real_root() -> Path:
+    """The real project the tests read: this repository, or a copy with a fourth game.
+
+    With ``RULESITE_TEST_EXTRA_GAME=1`` the copy holds the repository's config, templates, site
+    data and games plus the extra fixture game (its own slug, titles, text and calculator), so
+    one run proves that no test of the real site counts on the seed games being the only ones.
+    Each process (each xdist worker) makes its own copy, removed when it exits.
+    """
+    if os.environ.get(EXTRA_GAME_SWITCH, "") != "1":
+        return REPO
+    root = Path(tempfile.mkdtemp(prefix="rulesite-real-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return make_project(
+        root / "project", games={EXTRA_GAME.name: extra_game_text()}, real_games=True
+    )
+
+
+def real_games() -> dict[str, str]:
+    """The games a copy of the real project gets beyond ``data/games/`` ({} unless switched)."""
+    return {EXTRA_GAME.name: extra_game_text()} if REAL != REPO else {}
+
+
+REAL = _real_root()
+"""The real project's root: the repository, or its copy with the extra game (EXTRA_GAME_SWITCH)."""
+
+
 @contextlib.contextmanager
 def serve_site(site_dir: Path, mount: str = "rulesite") -> Iterator[str]:
     """Serve ``site_dir`` at ``http://127.0.0.1:<port>/<mount>/``; yields that base URL."""
@@ -211,3 +266,11 @@ def elements(html: str) -> list[tuple[str, dict[str, str | None]]]:
     collector = _ElementCollector()
     collector.feed(html)
     return collector.found
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] != ["scoring-gallery"] or len(sys.argv) != 3:
+        sys.exit("usage: python -m tests.helpers scoring-gallery DIR")
+    print(make_gallery_project(Path(sys.argv[2])))

@@ -26,10 +26,11 @@ from rulesite.project import Project
 from rulesite.scoring.check import calculator_problems
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import Model, conflicts, score
-from tests.helpers import REPO
+from tests.helpers import REPO, gallery_root
 
 VECTORS = REPO / "tests" / "data" / "scoring-vectors.json"
-GALLERY = REPO / "tests" / "fixtures" / "scoring-gallery"
+GALLERY = gallery_root()
+"""A copy of tests/fixtures/scoring-gallery with the real data/site.yaml (see tests/helpers.py)."""
 MODEL_SCHEMA = REPO / "scripts" / "rulesite" / "scoring" / "model.schema.json"
 RANDOM_GAMES = 40
 """Random calculators in the file (each with a few random games)."""

@@ -26,9 +26,9 @@ from rulesite.engine.projects import language_projects, site_path
 from rulesite.engine.search_words import GameWords, SearchWords, read_synonyms
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import REPO
+from tests.helpers import REAL
 
-SITE = load_site(Project(REPO))
+SITE = load_site(Project(REAL))
 LANGUAGES = SITE.codes
 """The real site's language codes (``languages:`` in data/site.yaml)."""
 CONFIG = {

@@ -15,7 +15,7 @@ import pytest
 
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from tests.helpers import REPO
+from tests.helpers import REAL, REPO
 from tests.site_checks import LANGS, page_paths
 
 SEEDS = Path(os.environ.get("RULESITE_SEEDS") or REPO.parent / "shared" / "seeds")
@@ -24,7 +24,7 @@ SEEDS = Path(os.environ.get("RULESITE_SEEDS") or REPO.parent / "shared" / "seeds
 They sit beside the checkout (``../shared/seeds``, as in CI); ``RULESITE_SEEDS`` names another
 place. Missing, the check fails: a skipped check would pass without having looked.
 """
-GAMES = load_catalog(Project(REPO)).games
+GAMES = load_catalog(Project(REAL)).games
 PAGES = [f"{prefix}{path}index.html" for prefix in LANGS.values() for path in page_paths(GAMES)]
 """Every page of the built site except the 404 page (checked by `test_every_page_is_checked`)."""
 ZH_PAGES = [page for page in PAGES if not page.startswith("en/")]

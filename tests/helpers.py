@@ -59,6 +59,9 @@ def make_project(
     if real_games:
         for path in (REPO / "data" / "games").glob("*.yaml"):
             shutil.copy(path, games_dir / path.name)
+        # The real games' pictures, when they have any (a game added to data/ may).
+        if (REPO / "data" / "images").is_dir():
+            shutil.copytree(REPO / "data" / "images", target / "data" / "images")
     if games is None:
         games = {p.name: p.read_text(encoding="utf-8") for p in (GOOD / "games").glob("*.yaml")}
     for name, text in games.items():

@@ -67,7 +67,7 @@ def say(key: str, lang: str = "en", **values: object) -> str:
     return label(REAL_SITE, key, lang, **{k: str(v) for k, v in values.items()})
 
 
-def player(n: int) -> str:
+def player_name(n: int) -> str:
     """The default name of the ``n``-th player (from 1) on the English page."""
     return say("calc_player_default", n=n)
 
@@ -114,7 +114,7 @@ def test_typing_updates_totals_and_the_winner_line(page, site_url) -> None:
         cell(page, calc, "contracts", player).fill(str(contracts))
         cell(page, calc, "settlements", player).fill(str(settlements))
     assert [total(page, calc, i) for i in range(3)] == ["27", "21", "6"]
-    assert page.locator(".rs-calc__result").first.inner_text() == winner(player(1))
+    assert page.locator(".rs-calc__result").first.inner_text() == winner(player_name(1))
     page.locator("[data-name='0']").first.fill("Ann")
     cell(page, calc, "contracts", 2).fill("5")
     cell(page, calc, "money", 0).fill("10")
@@ -183,7 +183,7 @@ def test_bad_input_shows_an_inline_message_never_nan(page, site_url, bad: str) -
     assert cell(page, calc, "generals", 0).get_attribute("aria-invalid") == "true"
     errors = page.locator(".rs-calc__errors").first.inner_text()
     generals = next(i for i in CALCULATORS[calc].inputs if i.id == "generals")
-    field = say("calc_field_label", player=player(1), field=generals.label["en"])
+    field = say("calc_field_label", player=player_name(1), field=generals.label["en"])
     assert say("calc_invalid", field=field, min=generals.min, max=generals.max) in errors
     body = page.locator(".rs-calc").first.inner_text()
     assert "NaN" not in body and total(page, calc, 0) == "—"
@@ -335,7 +335,7 @@ def test_blank_turn_order_follows_the_columns(page, site_url) -> None:
     assert cell(page, RANKED, "order", 1).get_attribute("placeholder") == "2"
     assert page.locator(".rs-calc__errors").first.inner_text() == ""
     assert page.locator(".rs-calc__result").first.inner_text() == winner(
-        player(1), broken_by(RANKED)
+        player_name(1), broken_by(RANKED)
     )
 
 

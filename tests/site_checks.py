@@ -24,9 +24,9 @@ from rulesite.model import Game, IntRange, SiteData
 from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.scoring.compiler import compile_calculator
-from tests.helpers import REPO, elements
+from tests.helpers import REAL, elements
 
-REAL_SITE = load_site(Project(REPO))
+REAL_SITE = load_site(Project(REAL))
 """The repo's own ``data/site.yaml``: the site the real-site tests check."""
 _SITES: dict[Path, SiteData] = {}
 """The site data of each folder ``check_site`` checked (the real site's is the default)."""

@@ -17,7 +17,7 @@ from rulesite.model import Citation, Game
 from rulesite.project import Project
 from rulesite.render.cache import ContentCache, render_cached
 from rulesite.render.renderer import render_pages
-from tests.helpers import REPO, good_game_text, make_project
+from tests.helpers import REAL, good_game_text, make_project
 
 CARD_VERIFIED = dt.date(2026, 1, 15)
 """The fixture's card and rulebook verification date."""
@@ -216,7 +216,7 @@ def test_source_names_and_places_are_escaped(tmp_path: Path) -> None:
 
 
 def test_the_real_data_cites_a_verified_source_for_every_ruling() -> None:
-    catalog = load_catalog(Project(REPO))
+    catalog = load_catalog(Project(REAL))
     for game in catalog.games:
         for ruling in game.faq:
             assert ruling.cites, (game.slug, ruling.id)

@@ -15,6 +15,7 @@ from rulesite.check.images import ImageFile, check_game_images, image_references
 from rulesite.check.provenance import Freshness, measuring_day, stale_warnings
 from rulesite.check.site import check_site, declared_languages, languages_context
 from rulesite.check.stubs import find_stubs
+from rulesite.check.terms import site_term_warnings, term_warnings
 from rulesite.errors import DataError, Document, Problem
 from rulesite.load.reader import load_yaml_bytes, read_data_file, yaml_files
 from rulesite.model import (
@@ -45,7 +46,8 @@ class Catalog:
     """The day verification dates are aged on (``provenance.measuring_day``)."""
     warnings: tuple[Problem, ...] = ()
     """What is valid but wants an editor's attention: the card or a ruling verified too long
-    ago, a ruling that cites no source (``provenance.stale_warnings``)."""
+    ago, a ruling that cites no source (``provenance.stale_warnings``), a text using a variant
+    a glossary term says to avoid (``terms.term_warnings``)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,9 @@ def load_catalog(
         raise DataError(problems)
     freshness = Freshness(as_of, site.stale_after_days)
     warnings = [w for g in games for w in stale_warnings(g, documents[g.slug], freshness)]
+    warnings += [w for g in games for w in term_warnings(g, documents[g.slug])]
+    if site_doc is not None:
+        warnings += site_term_warnings(site, site_doc, games)
     return Catalog(
         site,
         sorted(games, key=lambda g: g.slug),

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rulesite.check.fields import build_record
-from rulesite.check.game import check_game, check_modules, check_setup, check_text_links
+from rulesite.check.game import (
+    check_game,
+    check_modules,
+    check_setup,
+    check_slug_aliases,
+    check_text_links,
+)
 from rulesite.check.images import ImageFile, check_game_images, image_references
 from rulesite.check.provenance import Freshness, measuring_day, stale_warnings
 from rulesite.check.site import check_site, declared_languages, languages_context
@@ -125,6 +131,7 @@ def load_catalog(
         digests[game.slug] = _with_images(digest, game, images)
         games.append(game)
 
+    problems.extend(check_slug_aliases(games, documents))
     if site is not None and site_doc is not None:
         problems.extend(check_site(site, site_doc))
     if problems or site is None:

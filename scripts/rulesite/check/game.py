@@ -35,6 +35,7 @@ def check_game(
         )
     problems += duplicate_ids(doc, "rules", [r.id for r in game.rules], "rule section id")
     problems += duplicate_ids(doc, "faq", [r.id for r in game.faq], "ruling id")
+    problems += _ruling_aliases(game, doc)
     problems += duplicate_ids(doc, "glossary", [term.id for term in game.glossary], "glossary id")
     problems += _glossary_anchors_taken(game, doc)
     problems += check_glossary(game, doc, site.codes if site is not None else None)
@@ -77,6 +78,38 @@ def check_game(
 
 MAX_MODULE_ID = 40
 """Longest module id: a calculator that uses the module gets a setting of that name."""
+
+
+def check_slug_aliases(games: list[Game], documents: dict[str, Document]) -> list[Problem]:
+    """A game's earlier slug is no game's slug and no other earlier slug: an old URL must
+    redirect to one game, and never hide a live page."""
+    problems = []
+    owner = {game.slug: game.slug for game in games}
+    for game in games:
+        for position, alias in enumerate(game.aliases):
+            taken = owner.get(alias)
+            if taken is not None:
+                what = "the slug" if taken == alias else "an earlier slug"
+                message = f"{alias!r} is already {what} of game {taken!r}"
+                problems.append(documents[game.slug].problem(("aliases", position), message))
+            else:
+                owner[alias] = game.slug
+    return problems
+
+
+def _ruling_aliases(game: Game, doc: Document) -> list[Problem]:
+    """A ruling's earlier id names no other ruling: an old link must land on one ruling."""
+    problems = []
+    owner = {ruling.id: f"faq[{index}]" for index, ruling in enumerate(game.faq)}
+    for index, ruling in enumerate(game.faq):
+        for position, alias in enumerate(ruling.aliases):
+            taken = owner.get(alias)
+            if taken is not None:
+                message = f"{alias!r} is already the id or an earlier id of {taken}"
+                problems.append(doc.problem(("faq", index, "aliases", position), message))
+            else:
+                owner[alias] = f"faq[{index}]"
+    return problems
 
 
 def check_modules(game: Game, doc: Document) -> list[Problem]:

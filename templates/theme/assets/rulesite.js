@@ -34,8 +34,9 @@
     var current = alias && alias.getAttribute("data-rs-alias-of");
     var heading = current && document.getElementById(current);
     if (!heading) return;
-    window.history.replaceState(window.history.state, "", "#" + encodeURIComponent(current));
-    heading.scrollIntoView();
+    // A fragment navigation that replaces this history entry: the heading becomes :target, so
+    // the theme's scroll margin keeps it clear of the sticky header.
+    window.location.replace("#" + encodeURIComponent(current));
   }
   followAlias();
   window.addEventListener("hashchange", followAlias);

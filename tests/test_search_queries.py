@@ -96,7 +96,7 @@ TABLE: list[Query] = [
             ("进口品", CLANS + "rules/#final-scoring-goods-and-imports"),
             ("合约", CLANS + "rules/#contracts"),
             ("聚落", CLANS + "faq/#settlement-scoring"),
-            ("航运", CLANS + "faq/#shipping-lake-and-river"),
+            ("航运", CLANS + "faq/#shipping-loch-and-river"),
             ("港口", CLANS + "rules/#upgrades-and-ports"),
             ("邻居奖励", CLANS + "rules/#expansion-and-neighbours"),
             ("啤酒花", CLANS + "rules/#final-scoring-goods-and-imports"),

@@ -10,12 +10,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rulesite.check.fields import build_record, check_record
-from rulesite.check.game import check_game, check_modules, check_setup, check_text_links
+from rulesite.check.game import (
+    check_game,
+    check_modules,
+    check_setup,
+    check_slug_aliases,
+    check_text_links,
+)
 from rulesite.check.images import ImageFile, check_game_images, image_references
 from rulesite.check.partial import guarded
 from rulesite.check.provenance import Freshness, measuring_day, stale_warnings
 from rulesite.check.site import check_site, declared_languages, languages_context
 from rulesite.check.stubs import find_stubs
+from rulesite.check.terms import site_term_warnings, term_warnings
 from rulesite.errors import DataError, Document, Problem, format_path
 from rulesite.load.reader import parse_yaml_bytes, read_data_file, yaml_files
 from rulesite.model import (
@@ -46,7 +53,8 @@ class Catalog:
     """The day verification dates are aged on (``provenance.measuring_day``)."""
     warnings: tuple[Problem, ...] = ()
     """What is valid but wants an editor's attention: the card or a ruling verified too long
-    ago, a ruling that cites no source (``provenance.stale_warnings``)."""
+    ago, a ruling that cites no source (``provenance.stale_warnings``), a text using a variant
+    a glossary term says to avoid (``terms.term_warnings``)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +136,7 @@ def load_catalog(
         digests[game.slug] = _with_images(digest, game, images)
         games.append(game)
 
+    problems.extend(check_slug_aliases(games, documents))
     if site_doc is not None and (site or partial_site) is not None:
         checked_site = site or partial_site
         problems.extend(guarded(lambda: check_site(checked_site, site_doc), site is None))
@@ -135,6 +144,9 @@ def load_catalog(
         raise DataError(problems)
     freshness = Freshness(as_of, site.stale_after_days)
     warnings = [w for g in games for w in stale_warnings(g, documents[g.slug], freshness)]
+    warnings += [w for g in games for w in term_warnings(g, documents[g.slug])]
+    if site_doc is not None:
+        warnings += site_term_warnings(site, site_doc, games)
     return Catalog(
         site,
         sorted(games, key=lambda g: g.slug),

@@ -45,6 +45,7 @@ def check_game(
         lambda: _slug_is_file_name(game, doc, stem),
         lambda: duplicate_ids(doc, "rules", [r.id for r in game.rules], "rule section id"),
         lambda: duplicate_ids(doc, "faq", [r.id for r in game.faq], "ruling id"),
+        lambda: _ruling_aliases(game, doc),
         lambda: duplicate_ids(doc, "glossary", [term.id for term in game.glossary], "glossary id"),
         lambda: _glossary_anchors_taken(game, doc),
         lambda: check_glossary(game, doc, site.codes if site is not None else None),
@@ -103,6 +104,38 @@ def _card_checks(game: Game, doc: Document, today: dt.date) -> list[Problem]:
 
 MAX_MODULE_ID = 40
 """Longest module id: a calculator that uses the module gets a setting of that name."""
+
+
+def check_slug_aliases(games: list[Game], documents: dict[str, Document]) -> list[Problem]:
+    """A game's earlier slug is no game's slug and no other earlier slug: an old URL must
+    redirect to one game, and never hide a live page."""
+    problems = []
+    owner = {game.slug: game.slug for game in games}
+    for game in games:
+        for position, alias in enumerate(game.aliases):
+            taken = owner.get(alias)
+            if taken is not None:
+                what = "the slug" if taken == alias else "an earlier slug"
+                message = f"{alias!r} is already {what} of game {taken!r}"
+                problems.append(documents[game.slug].problem(("aliases", position), message))
+            else:
+                owner[alias] = game.slug
+    return problems
+
+
+def _ruling_aliases(game: Game, doc: Document) -> list[Problem]:
+    """A ruling's earlier id names no other ruling: an old link must land on one ruling."""
+    problems = []
+    owner = {ruling.id: f"faq[{index}]" for index, ruling in enumerate(game.faq)}
+    for index, ruling in enumerate(game.faq):
+        for position, alias in enumerate(ruling.aliases):
+            taken = owner.get(alias)
+            if taken is not None:
+                message = f"{alias!r} is already the id or an earlier id of {taken}"
+                problems.append(doc.problem(("faq", index, "aliases", position), message))
+            else:
+                owner[alias] = f"faq[{index}]"
+    return problems
 
 
 def check_modules(game: Game, doc: Document) -> list[Problem]:

@@ -103,6 +103,7 @@ def test_dry_run_prints_the_diff_and_writes_nothing(project: Project) -> None:
         "+    - solo-solitaire-game",
         "-  verified: 2026-09-27",
         "+  verified: 2026-11-30",
+        "+    verified: 2026-11-30",
     ]
     assert "dry run: 1 file(s) would change; nothing written" in err
     # What is not the card's is listed, never written.
@@ -110,8 +111,8 @@ def test_dry_run_prints_the_diff_and_writes_nothing(project: Project) -> None:
     assert "aliases to consider for search: 国家" in err
     assert "(en), aliases to consider for search: Nacje; Nations: The Board Game" in err
     assert "Народы" not in err  # in neither of the site's languages
-    # Citations take the BGG source's date: it does not move (no other date may).
-    assert "source 'bgg': its verified date stays" in err
+    # No citation takes a date from the BGG source, so it records the fetch day (the last line).
+    assert "its verified date stays" not in err
 
 
 def test_the_write_keeps_every_comment_and_touches_only_the_card(project: Project) -> None:
@@ -127,6 +128,9 @@ def test_the_write_keeps_every_comment_and_touches_only_the_card(project: Projec
     assert "  bgg_rank: 281  # a snapshot; see verified" in after
     assert "  # Figures from BGG, checked by hand." in after
     old, new = YAML(typ="safe").load(before), YAML(typ="safe").load(after)
+    # Besides the card, only the BGG source changes: it records the day of the fetch.
+    bgg = next(s for s in new["sources"] if s.get("id") == "bgg")
+    assert bgg.pop("verified") == TODAY
     assert {k: v for k, v in old.items() if k != "card"} == {
         k: v for k, v in new.items() if k != "card"
     }

@@ -43,6 +43,9 @@ def _yaml(mapping: int, sequence: int, offset: int) -> YAML:
     yaml.preserve_quotes = True
     yaml.width = 4096  # never fold a long line an editor wrote on one line
     yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
+    # One value written in two places (the fetch day, as card.verified and the source's) would
+    # come out as a YAML anchor and alias, which the loader refuses: write every value out.
+    yaml.representer.ignore_aliases = lambda _data: True
     return yaml
 
 

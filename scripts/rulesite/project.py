@@ -33,6 +33,11 @@ class Project:
         return self.root / "templates"
 
     @property
+    def static_dir(self) -> Path:
+        """Files a publisher adds to every site (``CNAME``, ``robots.txt``), copied as they are."""
+        return self.root / "static"
+
+    @property
     def content_dir(self) -> Path:
         return self.root / "content"
 

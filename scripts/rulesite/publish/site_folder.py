@@ -22,11 +22,8 @@ from pathlib import Path
 
 from rulesite.errors import BuildError, UsageError
 from rulesite.project import Project
+from rulesite.publish.marker import MARKER, MarkerError, read_marker, unknown_files
 from rulesite.terminal import printable
-
-MARKER = ".rulesite-site"
-"""File in every published site folder: proof that a build wrote it, so the next may replace it."""
-MARKER_TEXT = "Written by `rulesite build`; the next build replaces this whole folder.\n"
 
 SCRATCH_PREFIX = ".rulesite-build-"
 _RESERVED_PREFIX = ".rulesite-"
@@ -41,6 +38,7 @@ _OWN_FOLDERS = {
     "scripts": "holds the code",
     "tests": "holds the tests",
     "content": "every build replaces",
+    "static": "holds the files copied into every site",
     ".git": "holds the history",
 }
 """Project folders a site may never be written into, with what they are for (for messages)."""
@@ -73,20 +71,47 @@ def check_site_location(project: Project, target: Path) -> None:
 
 
 def check_replaceable(project: Project, target: Path) -> None:
-    """Refuse to replace a file, or a non-empty folder that no build wrote (no marker in it)."""
+    """Refuse to replace a file, a non-empty folder no build wrote, or one holding files no
+    build wrote (named, so that nothing of the user's is deleted without a word)."""
     try:
         if target.exists() and not target.is_dir():
             reason = "is a file, not a folder"
-        elif target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
-            reason = (
-                f"is not empty and was not written by rulesite build (it has no {MARKER} file); "
-                "empty or remove it yourself, or choose another folder"
-            )
+        elif target.is_dir() and any(target.iterdir()):
+            reason = _not_replaceable(target)
         else:
             return
     except OSError as error:
         reason = f"cannot be read ({error.strerror})"
-    raise UsageError(f"site folder {_shown(project, target)}: {reason}")
+    if reason is not None:
+        raise UsageError(f"site folder {_shown(project, target)}: {reason}")
+
+
+_NAMED_AT_MOST = 5
+"""Files named in a refusal; the rest are counted."""
+
+
+def _not_replaceable(target: Path) -> str | None:
+    # The marker must be one a build wrote (a regular file listing its files): an empty or
+    # linked marker beside someone's files proves nothing.
+    try:
+        marker = read_marker(target)
+    except MarkerError as error:
+        if not (target / MARKER).exists() and not (target / MARKER).is_symlink():
+            return (
+                f"is not empty and was not written by rulesite build (it has no {MARKER} file); "
+                "empty or remove it yourself, or choose another folder"
+            )
+        return f"is not empty and {error}; empty or remove it yourself, or choose another folder"
+    unknown = unknown_files(target, marker)
+    if not unknown:
+        return None
+    named = ", ".join(printable(name) for name in unknown[:_NAMED_AT_MOST])
+    more = len(unknown) - _NAMED_AT_MOST
+    named += f" and {more} more" if more > 0 else ""
+    return (
+        f"holds files no build wrote: {named}; to publish a file with every build, put it in "
+        "static/ (copied into the site's root); else move it away"
+    )
 
 
 @contextlib.contextmanager
@@ -204,9 +229,10 @@ class Swap:
         return cls(scratch, content_dir, site_dir)
 
     def publish(self) -> None:
-        """Swap the staged trees into place; on any failure put the previous ones back."""
-        if self.new_site is not None:
-            (self.new_site / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+        """Swap the staged trees into place; on any failure put the previous ones back.
+
+        The staged site already holds its marker (``publish/marker.py``).
+        """
         swapping = self.scratch / _SWAPPING_NOTE
         swapping.touch()
         try:

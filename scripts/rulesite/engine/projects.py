@@ -214,8 +214,10 @@ def _refuse_links_out(project: Project, folder: Path) -> None:
     # would publish a file from elsewhere.
     outside = links_out(project.root, folder)
     if outside:
+        # Named where it is, not where it leads (display() would follow the link).
+        shown = outside[0].relative_to(project.root).as_posix()
         raise UsageError(
-            f"{printable(project.display(outside[0]))}: is a link that leads out of the project "
+            f"{printable(shown)}: is a link that leads out of the project "
             f"(to {printable(str(outside[0].resolve()))}); files a site publishes must be in it"
         )
 

@@ -1,0 +1,388 @@
+"""Third hostile round (issue 21): each class of failure, several cases each.
+
+Assembling parts that are not what they claim; site markers no build wrote and files no build
+wrote; links out of the project on the way to a published file; character references naming
+characters the checks refuse; the preview server's address and requests; the language list;
+jieba's cache; the publish swap; small promises. Builds are shared per module where a test only
+reads them, because each real build takes a while on a small machine.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulesite.catalog import load_catalog
+from rulesite.cli import main
+from rulesite.errors import DataError, UsageError
+from rulesite.model import SHORT_TEXT, check_text
+from rulesite.project import Project, links_out
+from rulesite.publish.build import assemble, build
+from rulesite.publish.marker import HEADER, MARKER, read_marker
+from tests.helpers import extra_game_text, good_game_text, make_project
+from tests.test_site import tree_digest
+
+# --- Shared builds ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A project built whole and one language at a time, plus an English part of other data."""
+    root = tmp_path_factory.mktemp("round3")
+    project = Project(make_project(root / "project"))
+    build(project)
+    parts = {lang: root / f"part-{lang}" for lang in ("zh", "en")}
+    for lang, folder in parts.items():
+        build(project, site_dir=folder, languages=(lang,))
+    changed = Project(root / "changed")
+    shutil.copytree(project.root, changed.root, ignore=shutil.ignore_patterns("site", "content"))
+    game = changed.games_dir / "mini-game.yaml"
+    game.write_text(game.read_text("utf-8").replace("bgg_rank: 9999", "bgg_rank: 9998"), "utf-8")
+    build(changed, site_dir=root / "changed-en", languages=("en",))
+    return {
+        "root": root,
+        "project": project.root,
+        "whole": project.site_dir,
+        "zh": parts["zh"],
+        "en": parts["en"],
+        "changed-en": root / "changed-en",
+    }
+
+
+def _copy(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target, symlinks=True)
+    return target
+
+
+def _refusal(project: Path, *argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(["--project", str(project), *argv])
+    return code, capsys.readouterr().err
+
+
+# --- 1. assemble proves what each part is -------------------------------------------------------
+
+
+class TestAssembleParts:
+    def test_parts_of_one_build_assemble_to_the_whole_site(
+        self, built: dict[str, Path], tmp_path: Path
+    ) -> None:
+        out = tmp_path / "site"
+        assemble(Project(built["project"]), {"zh": built["zh"], "en": built["en"]}, out)
+        assert tree_digest(out) == tree_digest(built["whole"])
+        assert read_marker(out).languages == ("zh", "en")
+
+    def test_the_same_folder_twice_is_refused(self, built: dict[str, Path], tmp_path: Path) -> None:
+        with pytest.raises(UsageError) as caught:
+            assemble(Project(built["project"]), {"zh": built["zh"], "en": built["zh"]}, tmp_path)
+        assert caught.value.lines() == [
+            f"{built['zh']}: given for both zh and en; each needs its own"
+        ]
+
+    def test_swapped_languages_are_refused(self, built: dict[str, Path], tmp_path: Path) -> None:
+        with pytest.raises(UsageError) as caught:
+            assemble(Project(built["project"]), {"zh": built["en"], "en": built["zh"]}, tmp_path)
+        assert caught.value.lines() == [
+            f"{built['en']}: holds the en site, not the zh part that "
+            "`rulesite build --language zh` writes"
+        ]
+
+    def test_a_whole_site_given_as_a_part_is_refused(
+        self, built: dict[str, Path], tmp_path: Path
+    ) -> None:
+        with pytest.raises(UsageError, match=r"holds the whole site \(zh, en\), not the zh part"):
+            assemble(Project(built["project"]), {"zh": built["whole"], "en": built["en"]}, tmp_path)
+
+    def test_parts_built_from_different_data_are_refused(
+        self, built: dict[str, Path], tmp_path: Path
+    ) -> None:
+        target = tmp_path / "site"
+        with pytest.raises(UsageError) as caught:
+            assemble(
+                Project(built["project"]), {"zh": built["zh"], "en": built["changed-en"]}, target
+            )
+        (line,) = caught.value.lines()
+        assert line.startswith("the parts were built from different data or settings (zh ")
+        assert line.endswith("build every language from the same project")
+        assert not target.exists()
+
+    def test_links_inside_a_part_are_refused_never_followed(
+        self, built: dict[str, Path], tmp_path: Path
+    ) -> None:
+        secret = tmp_path / "secret"
+        secret.mkdir()
+        (secret / "key.txt").write_text("private\n", "utf-8")
+        for name, link_to in (("leak.txt", secret / "key.txt"), ("leak", secret)):
+            part = _copy(built["zh"], tmp_path / f"zh-{name}")
+            (part / "assets" / name).symlink_to(link_to)
+            target = tmp_path / f"site-{name}"
+            with pytest.raises(UsageError) as caught:
+                assemble(Project(built["project"]), {"zh": part, "en": built["en"]}, target)
+            assert caught.value.lines() == [
+                f"{part}/assets/{name}: is a symbolic link or special file; a build writes none, "
+                "so the part is refused"
+            ]
+            assert not target.exists()
+
+    def test_a_marker_no_build_wrote_or_a_part_with_other_files_is_refused(
+        self, built: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        empty = _copy(built["en"], tmp_path / "empty-marker")
+        (empty / MARKER).write_text("", "utf-8")
+        linked = _copy(built["en"], tmp_path / "linked-marker")
+        (linked / MARKER).unlink()
+        (linked / MARKER).symlink_to(built["en"] / MARKER)
+        extra = _copy(built["en"], tmp_path / "extra-file")
+        (extra / "planted.html").write_text("<script>alert(1)</script>", "utf-8")
+        lost = _copy(built["en"], tmp_path / "lost-file")
+        (lost / "index.html").unlink()
+        expected = {
+            empty: "not a site `rulesite build --language en` wrote (its .rulesite-site is not "
+            "one a build wrote (its content is not a marker))",
+            linked: "not a site `rulesite build --language en` wrote (its .rulesite-site is a "
+            "symbolic link, not the file a build writes)",
+            extra: "planted.html: is not one of the files its build wrote (1 unknown, 0 missing); "
+            "build the part again",
+            lost: "index.html: is missing, yet one of the files its build wrote (0 unknown, "
+            "1 missing); build the part again",
+        }
+        for part, message in expected.items():
+            code, err = _refusal(
+                built["project"],
+                "assemble",
+                f"zh={built['zh']}",
+                f"en={part}",
+                "--site-dir",
+                str(tmp_path / "never"),
+                capsys=capsys,
+            )
+            separator = "/" if part in (extra, lost) else ": "
+            assert (code, err) == (2, f"{part}{separator}{message}\n")
+        assert not (tmp_path / "never").exists()
+
+
+# --- 2. a site folder is replaced only when a build wrote all of it -----------------------------
+
+
+class TestSiteMarker:
+    @pytest.fixture
+    def project(self, built: dict[str, Path], tmp_path: Path) -> Project:
+        copy = Project(tmp_path / "project")
+        shutil.copytree(built["project"], copy.root, ignore=shutil.ignore_patterns("content"))
+        return copy
+
+    def _folder_of_files(self, tmp_path: Path) -> Path:
+        folder = tmp_path / "mine"
+        folder.mkdir()
+        (folder / "thesis.txt").write_text("years of work\n", "utf-8")
+        return folder
+
+    def test_an_empty_or_forged_marker_beside_files_is_refused(
+        self, project: Project, tmp_path: Path
+    ) -> None:
+        folder = self._folder_of_files(tmp_path)
+        for content in ("", "rulesite-site: 1\n", f"{HEADER}\nrulesite-site: 1\nlanguages: zh"):
+            (folder / MARKER).write_text(content, "utf-8")
+            with pytest.raises(UsageError) as caught:
+                build(project, site_dir=folder)
+            assert caught.value.lines() == [
+                f"site folder {folder}: is not empty and its .rulesite-site is not one a build "
+                "wrote (its content is not a marker); empty or remove it yourself, or choose "
+                "another folder"
+            ]
+        assert (folder / "thesis.txt").read_text("utf-8") == "years of work\n"
+
+    def test_a_linked_or_old_marker_is_refused(self, project: Project, tmp_path: Path) -> None:
+        folder = self._folder_of_files(tmp_path)
+        (folder / MARKER).symlink_to(project.site_dir / MARKER)
+        with pytest.raises(
+            UsageError, match=r"its \.rulesite-site is a symbolic link, not the file"
+        ):
+            build(project, site_dir=folder)
+        (folder / MARKER).unlink()
+        (folder / MARKER).write_text(HEADER + "\n", "utf-8")
+        with pytest.raises(UsageError, match="comes from an older rulesite that did not list"):
+            build(project, site_dir=folder)
+        assert (folder / "thesis.txt").is_file()
+
+    def test_files_added_to_a_built_site_are_named_not_deleted(
+        self, project: Project, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        site = project.site_dir
+        (site / "CNAME").write_text("rules.example.org\n", "utf-8")
+        (site / "games" / "google1234.html").write_text("google-site-verification\n", "utf-8")
+        (site / "robots.txt").symlink_to(site / "CNAME")
+        before = tree_digest(site)
+        code, err = _refusal(project.root, "build", capsys=capsys)
+        assert code == 2
+        assert err == (
+            "site folder site: holds files no build wrote: CNAME, games/google1234.html, "
+            "robots.txt; to publish a file with every build, put it in static/ (copied into the "
+            "site's root); else move it away\n"
+        )
+        assert tree_digest(site) == before
+
+    def test_static_files_are_published_with_every_build(
+        self, project: Project, built: dict[str, Path]
+    ) -> None:
+        static = project.static_dir
+        (static / ".well-known").mkdir(parents=True)
+        (static / "CNAME").write_text("rules.example.org\n", "utf-8")
+        (static / ".well-known" / "security.txt").write_text("Contact: x\n", "utf-8")
+        build(project)
+        assert (project.site_dir / "CNAME").read_text("utf-8") == "rules.example.org\n"
+        assert ".well-known/security.txt" in read_marker(project.site_dir).files
+        whole = tree_digest(project.site_dir)
+        expected = tree_digest(built["whole"])
+        assert {
+            k: v for k, v in whole.items() if k not in ("CNAME", ".well-known/security.txt", MARKER)
+        } == {k: v for k, v in expected.items() if k != MARKER}
+        build(project)  # the files it wrote are its own: the next build replaces the folder
+        assert tree_digest(project.site_dir) == whole
+
+    def test_static_files_that_are_links_or_clash_with_built_files_are_refused(
+        self, project: Project, tmp_path: Path
+    ) -> None:
+        static = project.static_dir
+        static.mkdir()
+        outside = tmp_path / "outside.txt"
+        outside.write_text("secret\n", "utf-8")
+        (static / "robots.txt").symlink_to(outside)
+        before = tree_digest(project.site_dir)
+        with pytest.raises(UsageError) as caught:
+            build(project)
+        assert caught.value.lines() == [
+            "static/robots.txt: is a symbolic link or special file; put the file itself in static/"
+        ]
+        (static / "robots.txt").unlink()
+        (static / "index.html").write_text("<p>mine</p>", "utf-8")
+        with pytest.raises(UsageError) as caught:
+            build(project)
+        assert caught.value.lines() == [
+            "static/index.html: the build writes a file of that name; rename or remove it"
+        ]
+        assert tree_digest(project.site_dir) == before
+
+
+# --- 3. no link on the way to a published file leads out of the project --------------------------
+
+
+class TestLinksOut:
+    def _project(self, tmp_path: Path) -> Project:
+        return Project(
+            make_project(
+                tmp_path / "project",
+                {"mini-game.yaml": good_game_text(), "extra-game.yaml": extra_game_text()},
+            )
+        )
+
+    def test_a_picture_folder_linked_out_of_the_project_is_refused(self, tmp_path: Path) -> None:
+        project = self._project(tmp_path)
+        outside = tmp_path / "outside-images"
+        shutil.move(project.data_dir / "images", outside)
+        (project.data_dir / "images").symlink_to(outside, target_is_directory=True)
+        with pytest.raises(DataError) as caught:
+            load_catalog(project)
+        (line,) = [line for line in caught.value.lines() if "board.png" in line]
+        assert line.endswith(
+            f"data/images/extra-game/board.png is {outside}/extra-game/board.png, outside the "
+            "project (a link on its way leads out); pictures must be in data/images/ itself"
+        )
+
+    def test_a_game_folder_of_pictures_linked_out_is_refused(self, tmp_path: Path) -> None:
+        project = self._project(tmp_path)
+        outside = tmp_path / "outside-game"
+        shutil.move(project.data_dir / "images" / "extra-game", outside)
+        (project.data_dir / "images" / "extra-game").symlink_to(outside)
+        with pytest.raises(DataError) as caught:
+            load_catalog(project)
+        (line,) = [line for line in caught.value.lines() if "board.png" in line]
+        assert line.endswith(
+            f"data/images/extra-game/board.png links to {outside}/board.png, outside "
+            "data/images/; pictures must be in it"
+        )
+
+    def test_links_in_the_theme_that_lead_out_are_refused(self, tmp_path: Path) -> None:
+        project = Project(make_project(tmp_path / "project"))
+        secret = tmp_path / "secret.css"
+        secret.write_text("/* private */", "utf-8")
+        link = project.templates_dir / "theme" / "assets" / "leak.css"
+        link.symlink_to(secret)
+        with pytest.raises(UsageError) as caught:
+            build(project)
+        assert caught.value.lines() == [
+            f"templates/theme/assets/leak.css: is a link that leads out of the project (to "
+            f"{secret}); files a site publishes must be in it"
+        ]
+        assert not project.site_dir.exists()
+
+    def test_links_out_follows_chains_but_accepts_links_inside(self, tmp_path: Path) -> None:
+        root = tmp_path / "root"
+        (root / "a" / "b").mkdir(parents=True)
+        (root / "other").mkdir()
+        (root / "a" / "inside").symlink_to(root / "other")
+        (root / "other" / "out").symlink_to(tmp_path)
+        (root / "a" / "b" / "fine").symlink_to(root / "a")
+        assert links_out(root, root / "a") == [root / "a" / "inside" / "out"]
+        assert links_out(root, root / "missing") == []
+
+
+# --- 4. character references are the characters they name ---------------------------------------
+
+
+class TestCharacterReferences:
+    @pytest.mark.parametrize(
+        ("text", "message"),
+        [
+            ("a &#x1b; b", "U+001B (a control character), written as the character reference "
+             "'&#x1b;', at character 3"),
+            ("a &#xFFFF;", "U+FFFF (not a character), written as the character reference "
+             "'&#xFFFF;', at character 3"),
+            ("x &#x202e;y", "U+202E (RIGHT-TO-LEFT OVERRIDE), written as the character "
+             "reference '&#x202e;', at character 3"),
+            ("x &#8238y", "U+202E (RIGHT-TO-LEFT OVERRIDE), written as the character "
+             "reference '&#8238', at character 3"),
+            ("&#x7;", "U+0007 (a control character), written as the character reference "
+             "'&#x7;', at character 1"),
+        ],
+    )  # fmt: skip
+    def test_a_reference_to_a_refused_character_is_refused(self, text: str, message: str) -> None:
+        with pytest.raises(ValueError) as caught:
+            check_text(text, SHORT_TEXT)
+        assert str(caught.value) == f"text contains {message}; remove it"
+
+    def test_invisible_references_alone_are_no_text(self) -> None:
+        for text in ("&#x200b;", "&#8203; &#x200B;", "&#xFEFF;"):
+            with pytest.raises(
+                ValueError, match=r"only invisible characters .*character references"
+            ):
+                check_text(text, SHORT_TEXT)
+        for text in ("a &amp; b", "&lt;b&gt;", "caf&#xe9;", "&#x9f; and &#0;"):
+            assert check_text(text, SHORT_TEXT) == text
+
+    def test_references_are_refused_in_every_field_with_file_and_line(self, tmp_path: Path) -> None:
+        text = (
+            good_game_text()
+            .replace("en: Each player takes 5 cards.", "en: Each player takes 5 cards &#x1b;[2J.")
+            .replace("title: {zh: 准备, en: Setup}", "title: {zh: 准备, en: 'Setup &#x202E;'}")
+        )
+        project = Project(make_project(tmp_path / "p", {"mini-game.yaml": text}))
+        with pytest.raises(DataError) as caught:
+            load_catalog(project)
+        lines = caught.value.lines()
+        assert any(
+            line.endswith(
+                "rules[0].title.en: text contains U+202E (RIGHT-TO-LEFT OVERRIDE), written as the "
+                "character reference '&#x202E;', at character 7; remove it"
+            )
+            for line in lines
+        ), lines
+        assert any(
+            line.endswith(
+                "rules[0].body.en: text contains U+001B (a control character), written as the "
+                "character reference '&#x1b;', at character 27; remove it"
+            )
+            for line in lines
+        ), lines
+        assert main(["--project", str(project.root), "validate"]) == 1

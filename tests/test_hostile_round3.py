@@ -9,7 +9,16 @@ reads them, because each real build takes a while on a small machine.
 
 from __future__ import annotations
 
+import http.client
 import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +30,7 @@ from rulesite.model import SHORT_TEXT, check_text
 from rulesite.project import Project, links_out
 from rulesite.publish.build import assemble, build
 from rulesite.publish.marker import HEADER, MARKER, read_marker
+from rulesite.serve.server import Versions, make_server, open_server, parse_address
 from tests.helpers import extra_game_text, good_game_text, make_project
 from tests.test_site import tree_digest
 
@@ -386,3 +396,153 @@ class TestCharacterReferences:
             for line in lines
         ), lines
         assert main(["--project", str(project.root), "validate"]) == 1
+
+
+# --- 5. the preview server's address is checked before anything is built ------------------------
+
+
+def _serve(project: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rulesite", "--project", str(project), "serve", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+class TestPreviewAddress:
+    @pytest.mark.parametrize(
+        "address",
+        ["8000", "localhost", "127.0.0.1:", "127.0.0.1:99999", "::1:8000", "[::1]8000", "a b:80"],
+    )
+    def test_a_malformed_address_is_one_line_and_exit_2_before_any_build(
+        self, tmp_path: Path, address: str
+    ) -> None:
+        project = make_project(tmp_path / "p")
+        result = _serve(project, "--dev-addr", address, timeout=30)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == (
+            f"--dev-addr {address}: write HOST:PORT, e.g. 127.0.0.1:8000 ([::1]:8000 for IPv6), "
+            "with a port from 0 to 65535\n"
+        )
+        assert not (project / "content" / "zh").exists()
+
+    def test_a_port_in_use_or_an_unknown_host_is_one_line_and_exit_2(self, tmp_path: Path) -> None:
+        project = make_project(tmp_path / "p")
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            result = _serve(project, "--dev-addr", f"127.0.0.1:{port}", timeout=30)
+        assert (result.returncode, result.stderr) == (
+            2,
+            f"--dev-addr 127.0.0.1:{port}: port {port} is in use; stop what uses it or choose "
+            "another port\n",
+        )
+        result = _serve(project, "--dev-addr", "no-such-host.invalid:8000", timeout=60)
+        assert result.returncode == 2
+        assert result.stderr.startswith(
+            "--dev-addr no-such-host.invalid:8000: host no-such-host.invalid cannot be resolved ("
+        )
+        assert result.stderr.count("\n") == 1
+        result = _serve(project, "--dev-addr", "192.0.2.1:8000", timeout=30)
+        assert result.stderr == (
+            "--dev-addr 192.0.2.1:8000: 192.0.2.1 is not an address of this machine\n"
+        )
+
+    def test_ipv6_loopback_serves(self, tmp_path: Path) -> None:
+        assert parse_address("[::1]:8000") == ("::1", 8000)
+        assert parse_address("localhost:0") == ("localhost", 0)
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "index.html").write_text("<html><body>hello</body></html>", "utf-8")
+        said: list[str] = []
+        server = open_server("[::1]:0", site, Versions(), said.append)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            port = server.server_address[1]
+            assert said == [f"rulesite: serving on http://[::1]:{port}/"]
+            with urllib.request.urlopen(f"http://[::1]:{port}/", timeout=10) as response:
+                assert b"hello" in response.read()
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+# --- 9. the preview server answers every request path and exits 130 on Ctrl-C ------------------
+
+
+class TestPreviewRequests:
+    @pytest.fixture
+    def served(self, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> Iterator[str]:
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "index.html").write_text("<html><body>hello</body></html>", "utf-8")
+        (site / "404.html").write_text("<html><body>not here</body></html>", "utf-8")
+        server = make_server("127.0.0.1", 0, site, Versions(), lambda line: None)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+        assert "Traceback" not in capfd.readouterr().err
+
+    @pytest.mark.parametrize(
+        "path",
+        [
+            "/%00",
+            "/a%00b/",
+            "/" + "x" * 5000,
+            "/" + "x/" * 3000,
+            "/%ff%fe",
+            "/..%2f..%2fetc/passwd",
+        ],
+    )
+    @pytest.mark.parametrize("method", ["GET", "HEAD"])
+    def test_hostile_paths_are_not_found_never_a_traceback(
+        self, served: str, path: str, method: str
+    ) -> None:
+        connection = http.client.HTTPConnection(served, timeout=10)
+        connection.request(method, path)
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 404
+        connection.close()
+
+    def test_odd_reload_versions_are_answered(self, served: str) -> None:
+        for since in ("%C2%B2", "9" * 40, "-1", "%00"):
+            url = f"http://{served}/.rulesite/reload?since={since}"
+            with urllib.request.urlopen(url, timeout=10) as response:
+                assert response.read() == b"0"
+
+    def test_ctrl_c_exits_130_with_a_line(self, tmp_path: Path) -> None:
+        project = make_project(tmp_path / "p")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rulesite", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 240
+            while time.monotonic() < deadline:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).close()
+                    break
+                except OSError:
+                    time.sleep(0.5)
+            process.send_signal(signal.SIGINT)
+            _, err = process.communicate(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        assert process.returncode == 130
+        assert err.rstrip().endswith("interrupted; site/ and content/ were left as they were")
+        assert "Traceback" not in err

@@ -546,3 +546,51 @@ class TestPreviewRequests:
         assert process.returncode == 130
         assert err.rstrip().endswith("interrupted; site/ and content/ were left as they were")
         assert "Traceback" not in err
+
+
+# --- 6. a wrong language list is named alone, not buried under "unknown language" lines --------
+
+
+class TestLanguageList:
+    @pytest.mark.parametrize(
+        ("old", "new", "expected"),
+        [
+            ("  - code: en", "  - code: zh", "data/site.yaml:14: languages[1].code: duplicate "
+             "language code 'zh'"),
+            ("  - code: zh", "  - code: en", "data/site.yaml:14: languages[1].code: duplicate "
+             "language code 'en'"),
+            ("  - code: en", "  - code: ZH", "data/site.yaml:14: languages[1].code: 'ZH' is not "
+             "a language tag: write one such as zh, en, zh-Hant or ja"),
+        ],
+    )  # fmt: skip
+    def test_a_duplicated_code_is_the_one_line_reported(
+        self,
+        tmp_path: Path,
+        capsys: pytest.CaptureFixture[str],
+        old: str,
+        new: str,
+        expected: str,
+    ) -> None:
+        project = make_project(tmp_path / "p")
+        site = project / "data" / "site.yaml"
+        text = site.read_text("utf-8")
+        assert old in text
+        site.write_text(text.replace(old, new, 1), "utf-8")
+        for command, code in (("validate", 1), ("build", 1), ("new", 1)):
+            argv = [command, "fresh-game"] if command == "new" else [command]
+            assert main(["--project", str(project), *argv]) == code
+            captured = capsys.readouterr()
+            assert captured.err == f"{expected}\n", command
+        assert not (project / "site").exists()
+
+    def test_a_duplicated_url_folder_stops_the_cascade_too(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        project = make_project(tmp_path / "p")
+        site = project / "data" / "site.yaml"
+        text = site.read_text("utf-8")
+        site.write_text(text.replace('prefix: ""', "prefix: en", 1), "utf-8")
+        assert main(["--project", str(project), "validate"]) == 1
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) <= 3, lines
+        assert not any("unknown language" in line for line in lines)

@@ -13,7 +13,12 @@ from rulesite.check.fields import build_record
 from rulesite.check.game import check_game, check_modules, check_setup, check_text_links
 from rulesite.check.images import ImageFile, check_game_images, image_references
 from rulesite.check.provenance import Freshness, measuring_day, stale_warnings
-from rulesite.check.site import check_site, declared_languages, languages_context
+from rulesite.check.site import (
+    check_site,
+    declared_languages,
+    language_list_problems,
+    languages_context,
+)
 from rulesite.check.stubs import find_stubs
 from rulesite.errors import DataError, Document, Problem
 from rulesite.load.reader import load_yaml_bytes, read_data_file, yaml_files
@@ -82,11 +87,7 @@ def load_catalog(
     site_display = _display(project, project.site_file)
     site_raw = _read(project, project.site_file, site_display, problems)
     site_doc = _parse(site_raw, site_display, problems)
-    site = (
-        build_record(SiteData, site_doc, problems, declared_languages(site_doc))
-        if site_doc
-        else None
-    )
+    site = _site_record(site_doc, problems)
     site_digest = _digest(site_raw) if site is not None and site_raw is not None else ""
     # What a game's own checks depend on besides its bytes: the site's mechanics and topics, and
     # today (no verification date in the future).
@@ -229,13 +230,25 @@ def _parse(raw: bytes | None, display: str, problems: list[Problem]) -> Document
         return None
 
 
+def _site_record(doc: Document | None, problems: list[Problem]) -> SiteData | None:
+    """The site's record, or None with its problems added. A wrong language list (a duplicate
+    code) is reported alone: every text checked against it would be a false problem."""
+    if doc is None:
+        return None
+    wrong_languages = language_list_problems(doc)
+    if wrong_languages:
+        problems.extend(wrong_languages)
+        return None
+    return build_record(SiteData, doc, problems, declared_languages(doc))
+
+
 def load_site(project: Project) -> SiteData:
     """Only ``data/site.yaml``, validated with its own checks (for commands that need the
     languages without the games); raise :class:`DataError` listing all problems."""
     problems: list[Problem] = []
     display = _display(project, project.site_file)
     doc = _parse(_read(project, project.site_file, display, problems), display, problems)
-    site = build_record(SiteData, doc, problems, declared_languages(doc)) if doc else None
+    site = _site_record(doc, problems)
     if site is not None and doc is not None:
         problems.extend(check_site(site, doc))
     if problems or site is None:

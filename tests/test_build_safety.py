@@ -318,7 +318,10 @@ def test_undeletable_old_site_is_a_warning_and_later_builds_work(
 ) -> None:
     """The old build raised after swapping site/ but before content/, and on every later build."""
     project = Project(world / "project")
-    (project.site_dir / "undeletable.txt").write_text("immutable\n", "utf-8")
+    # A file the build itself publishes (a site folder holding files no build wrote is refused).
+    project.static_dir.mkdir()
+    (project.static_dir / "undeletable.txt").write_text("immutable\n", "utf-8")
+    build(project)
     real_unlink = os.unlink
 
     def unlink(path, *args, **kwargs):

@@ -10,6 +10,8 @@ reads them, because each real build takes a while on a small machine.
 from __future__ import annotations
 
 import http.client
+import marshal
+import os
 import shutil
 import signal
 import socket
@@ -25,6 +27,7 @@ import pytest
 
 from rulesite.catalog import load_catalog
 from rulesite.cli import main
+from rulesite.engine.search_terms import CACHE_ENV
 from rulesite.errors import DataError, UsageError
 from rulesite.model import SHORT_TEXT, check_text
 from rulesite.project import Project, links_out
@@ -594,3 +597,59 @@ class TestLanguageList:
         lines = capsys.readouterr().err.splitlines()
         assert len(lines) <= 3, lines
         assert not any("unknown language" in line for line in lines)
+
+
+# --- 7. jieba's cache is the project's, never a file planted in the shared temporary folder -----
+
+
+class TestJiebaCache:
+    def test_a_planted_cache_changes_nothing_and_jieba_says_nothing(
+        self, built: dict[str, Path], tmp_path: Path
+    ) -> None:
+        planted = tmp_path / "shared-tmp"
+        planted.mkdir()
+        # A word table in which Chinese is one word per character: search would change.
+        (planted / "jieba.cache").write_bytes(marshal.dumps(({"迷": 1, "你": 1}, 2)))
+        project = tmp_path / "p"
+        shutil.copytree(built["project"], project, ignore=shutil.ignore_patterns("site", "content"))
+        result = subprocess.run(
+            [sys.executable, "-m", "rulesite", "build"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "TMPDIR": str(planted)},
+            timeout=600,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "prefix dict" not in result.stderr and "jieba" not in result.stderr.lower()
+        index = "search/search_index.json"
+        assert (project / "site" / index).read_bytes() == (built["whole"] / index).read_bytes()
+        assert (project / ".cache" / "jieba" / "jieba.cache").is_file()
+        assert (planted / "jieba.cache").stat().st_size < 100  # read by no one, never rewritten
+
+    @pytest.mark.parametrize("kind", ["private", "link", "shared"])
+    def test_the_cache_folder_must_be_private(self, tmp_path: Path, kind: str) -> None:
+        cache = tmp_path / "cache"
+        if kind == "link":
+            (tmp_path / "elsewhere").mkdir()
+            cache.mkdir()
+            (cache / "jieba").symlink_to(tmp_path / "elsewhere")
+        elif kind == "shared":
+            (cache / "jieba").mkdir(parents=True)
+            (cache / "jieba").chmod(0o777)
+        code = (
+            "import jieba; from rulesite.engine.search_terms import prepare_jieba; "
+            "prepare_jieba(); print(jieba.dt.tmp_dir)"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={**os.environ, CACHE_ENV: str(cache), "TMPDIR": str(tmp_path)},
+            timeout=60,
+        )
+        folder = result.stdout.strip()
+        if kind == "private":
+            assert folder == str(cache / "jieba")
+        else:
+            assert folder == str(tmp_path / f"rulesite-jieba-{os.getuid()}")

@@ -93,6 +93,8 @@ def read_image(folder: Path, file: str, root: Path | None = None) -> ImageFile:
     """
     raw = _read(folder, file, root)
     kind, width, height = image_header(raw)
+    if kind == "PNG":
+        _png_has_image_data(raw)
     extension = file.rsplit(".", 1)[-1]
     if extension not in KIND_EXTENSIONS[kind]:
         wanted = " or .".join(KIND_EXTENSIONS[kind])
@@ -180,6 +182,23 @@ def _png_size(raw: bytes) -> tuple[int, int]:
         raise ImageError("is not a valid PNG image (no IHDR header first)")
     width, height = struct.unpack(">II", raw[16:24])
     return width, height
+
+
+def _png_has_image_data(raw: bytes) -> None:
+    # A header alone shows as a broken picture: the chunks must hold image data and an end.
+    at, data, ended = 8, 0, False
+    while at + 8 <= len(raw) and not ended:
+        (length,) = struct.unpack(">I", raw[at : at + 4])
+        kind = raw[at + 4 : at + 8]
+        if at + 12 + length > len(raw):
+            break
+        data += length if kind == b"IDAT" else 0
+        ended = kind == b"IEND"
+        at += 12 + length
+    if not data:
+        raise ImageError("is a PNG image with no image data (no IDAT chunk); save it again")
+    if not ended:
+        raise ImageError("is cut short: its image data ends early; save the picture again")
 
 
 _JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}

@@ -61,7 +61,7 @@ class BuildReport:
     """What a build produced."""
 
     pages: int
-    """Markdown pages rendered (all languages)."""
+    """Markdown pages of the languages built (all, or those of ``--language``)."""
     games: int
     """Games in the catalog."""
     seconds: float
@@ -122,9 +122,9 @@ def build(
             # readers of content/ (a person, a preview) never see one language new, one old;
             # and it is swapped with site/, so the two always come from one build.
             swap.publish()
-    return BuildReport(
-        len(pages), len(catalog.games), time.perf_counter() - started, target, seconds
-    )
+    # The pages of the languages built (``pages`` holds every language's: content/ is whole).
+    built = sum(1 for path in pages if path.split("/", 1)[0] in seconds)
+    return BuildReport(built, len(catalog.games), time.perf_counter() - started, target, seconds)
 
 
 def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = None) -> Path:

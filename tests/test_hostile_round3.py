@@ -45,10 +45,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A project built whole and one language at a time, plus an English part of other data."""
     root = tmp_path_factory.mktemp("round3")
     project = Project(make_project(root / "project"))
-    build(project)
+    pages = {"whole": build(project).pages}
     parts = {lang: root / f"part-{lang}" for lang in ("zh", "en")}
     for lang, folder in parts.items():
-        build(project, site_dir=folder, languages=(lang,))
+        pages[lang] = build(project, site_dir=folder, languages=(lang,)).pages
+    (root / "pages.txt").write_text(" ".join(f"{k}={v}" for k, v in pages.items()), "utf-8")
     changed = Project(root / "changed")
     shutil.copytree(project.root, changed.root, ignore=shutil.ignore_patterns("site", "content"))
     game = changed.games_dir / "mini-game.yaml"
@@ -653,3 +654,49 @@ class TestJiebaCache:
             assert folder == str(cache / "jieba")
         else:
             assert folder == str(tmp_path / f"rulesite-jieba-{os.getuid()}")
+
+
+# --- 10. small promises ---------------------------------------------------------------------------
+
+
+class TestSmallPromises:
+    def test_a_one_language_build_reports_its_own_pages(self, built: dict[str, Path]) -> None:
+        pages = dict(item.split("=") for item in (built["root"] / "pages.txt").read_text().split())
+        assert int(pages["zh"]) + int(pages["en"]) == int(pages["whole"])
+        assert int(pages["zh"]) == int(pages["en"]) > 0
+
+    def test_pydantic_messages_keep_their_acronyms(self, tmp_path: Path) -> None:
+        text = good_game_text()
+        assert "url: https://" in text
+        project = Project(
+            make_project(
+                tmp_path / "p", {"mini-game.yaml": text.replace("url: https://", "url: ftp://", 1)}
+            )
+        )
+        with pytest.raises(DataError) as caught:
+            load_catalog(project)
+        (line,) = caught.value.lines()
+        assert line.endswith(": URL scheme should be 'http' or 'https'"), line
+
+    @pytest.mark.parametrize(
+        ("cut", "message"),
+        [
+            (33, "is a PNG image with no image data (no IDAT chunk); save it again"),
+            (-12, "is cut short: its image data ends early; save the picture again"),
+        ],
+    )
+    def test_a_png_without_its_image_data_is_refused(
+        self, tmp_path: Path, cut: int, message: str
+    ) -> None:
+        project = Project(
+            make_project(
+                tmp_path / "p",
+                {"mini-game.yaml": good_game_text(), "extra-game.yaml": extra_game_text()},
+            )
+        )
+        board = project.data_dir / "images" / "extra-game" / "board.png"
+        board.write_bytes(board.read_bytes()[:cut])
+        with pytest.raises(DataError) as caught:
+            load_catalog(project)
+        (line,) = [line for line in caught.value.lines() if "board.png" in line]
+        assert line.endswith(f"data/images/extra-game/board.png {message}"), line

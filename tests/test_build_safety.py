@@ -304,6 +304,7 @@ def test_failed_rename_in_the_swap_puts_site_and_content_back(
         return real_rename(src, dst, *args, **kwargs)
 
     monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(publish, "exchange", lambda first, second: False)  # the two renames
     with pytest.raises(BuildError) as caught:
         build(project)
     assert failed
@@ -362,6 +363,8 @@ def rename(src, dst, *args, **kwargs):
     return real_rename(src, dst, *args, **kwargs)
 
 os.rename = rename
+import rulesite.publish.site_folder as site_folder
+site_folder.exchange = lambda first, second: False  # the two-rename swap (no atomic exchange)
 from rulesite.cli import main
 sys.exit(main(sys.argv[3:]))
 """

@@ -33,6 +33,7 @@ from rulesite.model import SHORT_TEXT, check_text
 from rulesite.project import Project, links_out
 from rulesite.publish.build import assemble, build
 from rulesite.publish.marker import HEADER, MARKER, read_marker
+from rulesite.publish.site_folder import exchange
 from rulesite.serve.server import Versions, make_server, open_server, parse_address
 from tests.helpers import extra_game_text, good_game_text, make_project
 from tests.test_site import tree_digest
@@ -700,3 +701,71 @@ class TestSmallPromises:
             load_catalog(project)
         (line,) = [line for line in caught.value.lines() if "board.png" in line]
         assert line.endswith(f"data/images/extra-game/board.png {message}"), line
+
+
+# --- 8. the publish swap exchanges trees atomically where the system can ------------------------
+
+KILL_AFTER_EXCHANGE = """
+import os, signal, sys
+from pathlib import Path
+
+real_rename = os.rename
+
+def rename(src, dst, *args, **kwargs):
+    if Path(dst).name.startswith(".rulesite-old-"):  # the live tree already exchanged
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real_rename(src, dst, *args, **kwargs)
+
+os.rename = rename
+from rulesite.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+class TestAtomicSwap:
+    def test_a_kill_after_the_exchange_leaves_the_new_site_in_place(
+        self, built: dict[str, Path], tmp_path: Path
+    ) -> None:
+        project = Project(tmp_path / "p")
+        shutil.copytree(built["project"], project.root, symlinks=True)
+        game = project.games_dir / "mini-game.yaml"
+        game.write_text(
+            game.read_text("utf-8").replace("bgg_rank: 9999", "bgg_rank: 9996"), "utf-8"
+        )
+        killed = subprocess.run(
+            [sys.executable, "-c", KILL_AFTER_EXCHANGE, "build"],
+            cwd=project.root,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert killed.returncode == -signal.SIGKILL, killed.stderr
+        # Never a moment without a site: the live path holds the new tree at once.
+        page = project.site_dir / "games" / "mini-game" / "index.html"
+        assert "9996" in page.read_text("utf-8")
+        assert (project.site_dir / MARKER).is_file()
+        result = subprocess.run(
+            [sys.executable, "-m", "rulesite", "validate"], cwd=project.root, capture_output=True
+        )
+        assert result.returncode == 0
+        result = subprocess.run(
+            [sys.executable, "-m", "rulesite", "build"],
+            cwd=project.root,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "finished publishing an interrupted build" in result.stderr
+        assert "9996" in page.read_text("utf-8")
+        assert list(project.root.glob(".rulesite-*")) == []  # staging and journal, beside site/
+
+    def test_exchange_swaps_two_folders_or_says_it_cannot(self, tmp_path: Path) -> None:
+        first, second = tmp_path / "first", tmp_path / "second"
+        first.mkdir()
+        second.mkdir()
+        (first / "a").write_text("1", "utf-8")
+        assert exchange(first, second) is True
+        assert (second / "a").is_file() and not (first / "a").exists()
+        with pytest.raises(FileNotFoundError):
+            exchange(first, tmp_path / "missing")

@@ -93,8 +93,6 @@ def read_image(folder: Path, file: str, root: Path | None = None) -> ImageFile:
     """
     raw = _read(folder, file, root)
     kind, width, height = image_header(raw)
-    if kind == "PNG":
-        _png_has_image_data(raw)
     extension = file.rsplit(".", 1)[-1]
     if extension not in KIND_EXTENSIONS[kind]:
         wanted = " or .".join(KIND_EXTENSIONS[kind])
@@ -104,6 +102,8 @@ def read_image(folder: Path, file: str, root: Path | None = None) -> ImageFile:
             f"is {width} × {height} pixels; pictures must be 1 to {MAX_IMAGE_PIXELS:,} pixels "
             "wide and high"
         )
+    if kind == "PNG":
+        _png_has_image_data(raw)
     return ImageFile(file, raw, kind, width, height, hashlib.sha256(raw).hexdigest())
 
 

@@ -64,20 +64,29 @@ def language_list_problems(doc: Document) -> list[Problem]:
         languages = _LANGUAGE_LIST.validate_python(data)
     except ValidationError:
         return []  # its own problems are reported where the list is built
-    return check_language_list(languages, doc)
+    problems = check_language_list(languages, doc)
+    names = doc.data.get("names_language")
+    if problems and isinstance(names, str):  # the one other check of the list, still made
+        problems.extend(_names_language(names, tuple(lang.code for lang in languages), doc))
+    return problems
 
 
 def check_languages(site: SiteData, doc: Document) -> list[Problem]:
     """The languages: codes and URL folders unique, the first at the site root and only it,
     the BGG names' language one of them."""
-    problems = check_language_list(site.languages, doc)
-    if site.names_language not in site.codes:
-        message = (
-            f"no language with code {site.names_language!r} "
-            f"(the site's languages are {and_list(tuple(dict.fromkeys(site.codes)))})"
-        )
-        problems.append(doc.problem(("names_language",), message))
-    return problems
+    return check_language_list(site.languages, doc) + _names_language(
+        site.names_language, site.codes, doc
+    )
+
+
+def _names_language(names: str, codes: tuple[str, ...], doc: Document) -> list[Problem]:
+    if names in codes:
+        return []
+    message = (
+        f"no language with code {names!r} "
+        f"(the site's languages are {and_list(tuple(dict.fromkeys(codes)))})"
+    )
+    return [doc.problem(("names_language",), message)]
 
 
 def check_language_list(languages: list[Language], doc: Document) -> list[Problem]:

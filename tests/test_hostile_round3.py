@@ -10,6 +10,7 @@ reads them, because each real build takes a while on a small machine.
 from __future__ import annotations
 
 import http.client
+import json
 import marshal
 import os
 import shutil
@@ -34,9 +35,12 @@ from rulesite.project import Project, links_out
 from rulesite.publish.build import assemble, build
 from rulesite.publish.marker import HEADER, MARKER, read_marker
 from rulesite.publish.site_folder import exchange
+from rulesite.scoring.payload import plain
 from rulesite.serve.server import Versions, make_server, open_server, parse_address
-from tests.helpers import extra_game_text, good_game_text, make_project
+from tests.helpers import REPO, extra_game_text, good_game_text, make_project
 from tests.test_site import tree_digest
+
+CALCULATOR_STATE = REPO / "templates" / "theme" / "assets" / "calculator-state.js"
 
 # --- Shared builds ------------------------------------------------------------------------------
 
@@ -769,3 +773,29 @@ class TestAtomicSwap:
         assert (second / "a").is_file() and not (first / "a").exists()
         with pytest.raises(FileNotFoundError):
             exchange(first, tmp_path / "missing")
+
+    def test_calculator_labels_read_as_every_other_page_reads_them(self) -> None:
+        for source, shown in (
+            ("Wood &amp; stone", "Wood & stone"),
+            ("&lt;b&gt;bold&lt;/b&gt;", "<b>bold</b>"),
+            ("**Coins** per `3`", "Coins per 3"),
+            ("snake_case", "snake_case"),
+        ):
+            assert plain({"zh": source, "en": source}, "en") == shown
+
+    def test_a_player_name_drops_what_data_texts_may_not_hold(self) -> None:
+        script = (
+            "global.window = {RulesiteScore: {}};"
+            f"require({json.dumps(str(CALCULATOR_STATE))});"
+            "const clean = window.RulesiteSheet.cleanName;"
+            "console.log(JSON.stringify(["
+            "clean('Ann\\u202eevil'), clean('B\\u0000o\\u2066b\\u2029'),"
+            "clean('Cy \\ud83c\\udfb2'),"
+            "clean('x'.repeat(50)).length]));"
+        )
+        result = subprocess.run(
+            ["node", "-e", script], capture_output=True, text=True, timeout=60, check=True
+        )
+        assert json.loads(result.stdout) == ["Annevil", "Bob", "Cy 🎲", 40]
+        source = CALCULATOR_STATE.read_text("utf-8")
+        assert "next.names[i] = cleanName(data.names[i]);" in source  # links and storage too

@@ -799,3 +799,22 @@ class TestAtomicSwap:
         assert json.loads(result.stdout) == ["Annevil", "Bob", "Cy 🎲", 40]
         source = CALCULATOR_STATE.read_text("utf-8")
         assert "next.names[i] = cleanName(data.names[i]);" in source  # links and storage too
+
+
+class TestCharacterReferencesInTheSiteFile:
+    def test_site_names_and_labels_are_checked_too(self, tmp_path: Path) -> None:
+        project = Project(make_project(tmp_path / "p"))
+        text = project.site_file.read_text("utf-8")
+        changed = text.replace("site_name: Rulesite", "site_name: 'Rule&#x202e;site'", 1).replace(
+            "platform: {zh: WANGO, en: WANGO}", "platform: {zh: WANGO, en: 'WAN&#27;GO'}"
+        )
+        assert changed.count("&#") == 2
+        project.site_file.write_text(changed, "utf-8")
+        with pytest.raises(DataError) as caught:
+            load_catalog(project)
+        assert caught.value.lines() == [
+            "data/site.yaml:18: languages[1].site_name: text contains U+202E (RIGHT-TO-LEFT "
+            "OVERRIDE), written as the character reference '&#x202e;', at character 5; remove it",
+            "data/site.yaml:25: platform.en: text contains U+001B (a control character), written "
+            "as the character reference '&#27;', at character 4; remove it",
+        ]

@@ -818,3 +818,25 @@ class TestCharacterReferencesInTheSiteFile:
             "data/site.yaml:25: platform.en: text contains U+001B (a control character), written "
             "as the character reference '&#27;', at character 4; remove it",
         ]
+
+
+class TestStaticFolder:
+    def test_odd_static_folders_are_refused_before_anything_is_built(self, tmp_path: Path) -> None:
+        project = Project(make_project(tmp_path / "p"))
+        static = project.static_dir
+        static.mkdir()
+        (static / "bad\nname.txt").write_text("x", "utf-8")
+        with pytest.raises(UsageError) as caught:
+            build(project)
+        assert caught.value.lines() == [
+            "static/bad\\nname.txt: a file name may not hold control characters"
+        ]
+        (static / "bad\nname.txt").unlink()
+        (static / ".rulesite-site").write_text("x", "utf-8")
+        with pytest.raises(UsageError, match=r"names starting with \.rulesite- are rulesite's"):
+            build(project)
+        shutil.rmtree(static)
+        static.symlink_to(tmp_path, target_is_directory=True)
+        with pytest.raises(UsageError, match="static: is a symbolic link"):
+            build(project)
+        assert not project.site_dir.exists()

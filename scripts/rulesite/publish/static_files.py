@@ -40,6 +40,9 @@ def static_files(project: Project) -> list[str]:
             f"static/{printable(strays[0])}: is a symbolic link or special file; "
             "put the file itself in static/"
         )
+    odd = [name for name in files if any(ord(char) < 0x20 or ord(char) == 0x7F for char in name)]
+    if odd:  # the marker lists one file a line: a name is one line of printable text
+        raise UsageError(f"static/{printable(odd[0])}: a file name may not hold control characters")
     reserved = [name for name in files if Path(name).name.startswith(_RESERVED)]
     if reserved:
         raise UsageError(

@@ -565,7 +565,8 @@ class TestLanguageList:
         ("old", "new", "expected"),
         [
             ("  - code: en", "  - code: zh", "data/site.yaml:14: languages[1].code: duplicate "
-             "language code 'zh'"),
+             "language code 'zh'\ndata/site.yaml:24: names_language: no language with code 'en' "
+             "(the site's languages are zh)"),
             ("  - code: zh", "  - code: en", "data/site.yaml:14: languages[1].code: duplicate "
              "language code 'en'"),
             ("  - code: en", "  - code: ZH", "data/site.yaml:14: languages[1].code: 'ZH' is not "

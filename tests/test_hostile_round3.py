@@ -775,6 +775,10 @@ class TestAtomicSwap:
         with pytest.raises(FileNotFoundError):
             exchange(first, tmp_path / "missing")
 
+
+class TestCalculatorText:
+    """Item 10: the calculator's words and names, as the rest of the site shows texts."""
+
     def test_calculator_labels_read_as_every_other_page_reads_them(self) -> None:
         for source, shown in (
             ("Wood &amp; stone", "Wood & stone"),

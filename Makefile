@@ -34,8 +34,12 @@ $(AXE): tests/a11y/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/a11y && npm ci --no-audit --no-fund --silent; \
 	else echo "npm not found: accessibility tests will be skipped"; fi
 
+# Two workers by default (TEST_WORKERS=auto: one per core). --dist loadfile keeps each test file
+# on one worker, so a file's module-scoped build is made once; the real site (a session fixture)
+# is built once per worker. pytest prints the time the suite took on its last line.
+TEST_WORKERS ?= 2
 test: setup lint $(AXE) test-js
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 # The page's scoring engine against the shared vectors, in Node's own test runner (no packages).
 test-js:

@@ -11,7 +11,14 @@ import pytest
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import AXE, CHROMIUM, CHROMIUM_ARGS, make_project, serve_site
+from tests.helpers import (
+    AXE,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    make_project,
+    real_games,
+    serve_site,
+)
 
 INSTALL_HINT = (
     "install Debian's browser and CJK fonts: sudo apt-get install chromium fonts-noto-cjk"
@@ -20,8 +27,13 @@ INSTALL_HINT = (
 
 @pytest.fixture(scope="session")
 def real_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A copy of this repository's project (config, templates, real games), built once."""
-    root = make_project(tmp_path_factory.mktemp("real") / "project", games={}, real_games=True)
+    """A copy of this repository's project (config, templates, real games), built once.
+
+    With RULESITE_TEST_EXTRA_GAME=1 the copy also holds the extra fixture game (tests/helpers.py).
+    """
+    root = make_project(
+        tmp_path_factory.mktemp("real") / "project", games=real_games(), real_games=True
+    )
     project = Project(root)
     build(project)
     return project

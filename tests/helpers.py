@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import http.server
+import json
+import os
 import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+
+import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -54,6 +59,9 @@ def make_project(
     if real_games:
         for path in (REPO / "data" / "games").glob("*.yaml"):
             shutil.copy(path, games_dir / path.name)
+        # The real games' pictures, when they have any (a game added to data/ may).
+        if (REPO / "data" / "images").is_dir():
+            shutil.copytree(REPO / "data" / "images", target / "data" / "images")
     if games is None:
         games = {p.name: p.read_text(encoding="utf-8") for p in (GOOD / "games").glob("*.yaml")}
     for name, text in games.items():
@@ -64,17 +72,84 @@ def make_project(
 
 
 THIRD_LANGUAGE = REPO / "tests" / "fixtures" / "third-language"
-"""A project whose ``data/site.yaml`` declares a third language (zh-Hant) and one small game."""
+"""A small game in zh, en and zh-Hant, and what the fixture adds to ``data/site.yaml``."""
+THIRD_LANGUAGE_TEXTS = THIRD_LANGUAGE / "zh-Hant.yaml"
+"""The third language's declaration and its text beside each of ``data/site.yaml``'s texts."""
 _TOGGLE_NAMES = {"切换到深色模式": "切換到深色模式", "切换到浅色模式": "切換到淺色模式"}
 """The light/dark toggle's names (in the base ``mkdocs.yml``) in Traditional Chinese."""
+
+
+def _texts(node: yaml.Node, path: list[str], found: list[tuple[str, yaml.MappingNode]]) -> None:
+    """Every text (a mapping with a ``zh`` and an ``en`` key) under ``node``, by key path.
+
+    List items are named by their ``id`` (or a language's ``code``), so a path stays the same when
+    an entry is added above it.
+    """
+    if isinstance(node, yaml.MappingNode):
+        keys = {key.value for key, _ in node.value}
+        if {"zh", "en"} <= keys:
+            found.append((".".join(path), node))
+            return
+        for key, value in node.value:
+            _texts(value, [*path, key.value], found)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            name = str(index)
+            if isinstance(item, yaml.MappingNode):
+                name = next((v.value for k, v in item.value if k.value in ("id", "code")), name)
+            _texts(item, [*path, name], found)
+
+
+def _flow(value: object) -> str:
+    """``value`` as one line of YAML flow style (the style ``data/site.yaml`` writes)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_flow(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+
+
+def third_language_site_text() -> str:
+    """``data/site.yaml`` with the fixture's third language declared and a text in it beside each.
+
+    Derived, not copied: a label added to ``data/site.yaml`` reaches the fixture (in its ``zh``
+    wording until ``zh-Hant.yaml`` gives it one). The base's comments and layout are kept: texts
+    grow in place, the language is added after the last one declared.
+    """
+    base = (REPO / "data" / "site.yaml").read_text(encoding="utf-8")
+    overlay = yaml.safe_load(THIRD_LANGUAGE_TEXTS.read_text(encoding="utf-8"))
+    language = overlay["language"]
+    texts: list[tuple[str, yaml.MappingNode]] = []
+    root = yaml.compose(base)
+    _texts(root, [], texts)
+    inserts: list[tuple[int, str]] = []
+    for path, node in texts:
+        zh = next(value.value for key, value in node.value if key.value == "zh")
+        value = _flow(overlay["texts"].get(path, zh))
+        # Every text in data/site.yaml is a one-line {zh: ..., en: ...}: add before its "}".
+        inserts.append((node.end_mark.index - 1, f", {language['code']}: {value}"))
+    languages = next(value for key, value in root.value if key.value == "languages")
+    block = "".join(
+        f"\n{'  - ' if i == 0 else '    '}{key}: {_flow(value)}"
+        for i, (key, value) in enumerate(language.items())
+    )
+    last_value = languages.value[-1].value[-1][1]  # a block ends after the comments below it
+    inserts.append((last_value.end_mark.index, block))
+    for index, text in sorted(inserts, reverse=True):
+        base = base[:index] + text + base[index:]
+    return base
 
 
 def make_third_language_project(target: Path) -> Path:
     """The third-language fixture at ``target``, with the repo's config and templates.
 
-    The toggle's names in ``mkdocs.yml`` are given per language; the copy adds zh-Hant ones.
+    Its ``data/site.yaml`` is derived from the repo's (``third_language_site_text``). The toggle's
+    names in ``mkdocs.yml`` are given per language; the copy adds zh-Hant ones.
     """
     shutil.copytree(THIRD_LANGUAGE / "data", target / "data")
+    (target / "data" / "site.yaml").write_text(third_language_site_text(), encoding="utf-8")
     shutil.copytree(REPO / "templates", target / "templates")
     config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
     for simplified, traditional in _TOGGLE_NAMES.items():
@@ -105,6 +180,59 @@ def extra_game_text() -> str:
     """The YAML text of the extra fixture game, as it would sit in ``data/games/``."""
     _, rest = EXTRA_GAME.read_text(encoding="utf-8").split("\n", 1)
     return f"{GAME_SCHEMA_LINE}\n{rest}"
+
+
+SCORING_GALLERY = REPO / "tests" / "fixtures" / "scoring-gallery"
+"""Six calculators from well-known games' scoring rules: a project but for ``data/site.yaml``."""
+
+
+def make_gallery_project(target: Path) -> Path:
+    """The scoring gallery at ``target``, with the repository's own ``data/site.yaml``.
+
+    The site data is not stored in the fixture: a label added to ``data/site.yaml`` reaches it.
+    ``python -m tests.helpers scoring-gallery DIR`` makes one to run ``rulesite score`` in.
+    """
+    shutil.copytree(SCORING_GALLERY, target)
+    shutil.copy(REPO / "data" / "site.yaml", target / "data" / "site.yaml")
+    return target
+
+
+@functools.cache
+def gallery_root() -> Path:
+    """This process's copy of the scoring gallery (made once, removed when the process exits)."""
+    root = Path(tempfile.mkdtemp(prefix="rulesite-gallery-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return make_gallery_project(root / "scoring-gallery")
+
+
+EXTRA_GAME_SWITCH = "RULESITE_TEST_EXTRA_GAME"
+"""Set to 1, the tests check the real project with the extra fixture game added (see REAL)."""
+
+
+def _real_root() -> Path:
+    """The real project the tests read: this repository, or a copy with a fourth game.
+
+    With ``RULESITE_TEST_EXTRA_GAME=1`` the copy holds the repository's config, templates, site
+    data and games plus the extra fixture game (its own slug, titles, text and calculator), so
+    one run proves that no test of the real site counts on the seed games being the only ones.
+    Each process (each xdist worker) makes its own copy, removed when it exits.
+    """
+    if os.environ.get(EXTRA_GAME_SWITCH, "") != "1":
+        return REPO
+    root = Path(tempfile.mkdtemp(prefix="rulesite-real-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return make_project(
+        root / "project", games={EXTRA_GAME.name: extra_game_text()}, real_games=True
+    )
+
+
+def real_games() -> dict[str, str]:
+    """The games a copy of the real project gets beyond ``data/games/`` ({} unless switched)."""
+    return {EXTRA_GAME.name: extra_game_text()} if REAL != REPO else {}
+
+
+REAL = _real_root()
+"""The real project's root: the repository, or its copy with the extra game (EXTRA_GAME_SWITCH)."""
 
 
 @contextlib.contextmanager
@@ -141,3 +269,11 @@ def elements(html: str) -> list[tuple[str, dict[str, str | None]]]:
     collector = _ElementCollector()
     collector.feed(html)
     return collector.found
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] != ["scoring-gallery"] or len(sys.argv) != 3:
+        sys.exit("usage: python -m tests.helpers scoring-gallery DIR")
+    print(make_gallery_project(Path(sys.argv[2])))

@@ -9,12 +9,12 @@ import pytest
 
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from tests.helpers import REPO
+from tests.helpers import REAL
 from tests.site_checks import page_paths
 
 pytestmark = pytest.mark.browser
 
-PAGES = page_paths(load_catalog(Project(REPO)).games)
+PAGES = page_paths(load_catalog(Project(REAL)).games)
 """Home, the games index and every page of every game in data/."""
 
 

@@ -14,6 +14,11 @@ from tests.test_site import CATALOG, GAMES
 
 pytestmark = pytest.mark.browser
 
+RULING = "games/nations/faq/#war-vs-battle"
+"""The ruling the search and language tests look for (named once: the rest is derived)."""
+RULING_PAGE, _, RULING_ID = RULING.partition("#")
+RULING_SHARD = f"search/shards/{game_of(RULING)}.json"
+
 
 def search(page, query: str) -> list[str]:
     page.click("input.md-search__input")
@@ -24,26 +29,24 @@ def search(page, query: str) -> list[str]:
 
 
 def test_chinese_search_finds_the_ruling_and_no_english_page(page, site_url) -> None:
-    page.goto(site_url + "games/nations/faq/")
+    page.goto(site_url + RULING_PAGE)
     hrefs = search(page, "战争强度")
     assert any(
-        h.split("?")[0].endswith("/games/nations/faq/") and h.endswith("#war-vs-battle")
-        for h in hrefs
+        h.split("?")[0].endswith("/" + RULING_PAGE) and h.endswith("#" + RULING_ID) for h in hrefs
     ), hrefs
     assert not any("/en/" in h for h in hrefs), hrefs
     assert page.problems == []
 
 
 def test_english_search_lists_only_english_pages(page, site_url) -> None:
-    page.goto(site_url + "en/games/nations/faq/")
+    page.goto(site_url + "en/" + RULING_PAGE)
     hrefs = search(page, "strength")
-    assert any("#war-vs-battle" in h for h in hrefs), hrefs
+    assert any("#" + RULING_ID in h for h in hrefs), hrefs
     assert all("/rulesite/en/" in h for h in hrefs), hrefs
 
 
 # Search is split (scripts/rulesite/search_split.py): the site-level index has every game's
 # titles, questions and glossary words; a game's pages merge in its full-text shard.
-RULING = "games/nations/faq/#war-vs-battle"
 _WORD = re.compile(r"[\u4e00-\u9fff]{2,}|[A-Za-z]{4,}")
 """Han words (jieba's, split by zero-width spaces) and Latin words, as search matches them."""
 
@@ -107,12 +110,12 @@ def test_search_on_a_game_page_finds_its_full_text_from_its_shard_alone(
 ) -> None:
     word = shard_only_word(site_dir, lang)
     root = site_url + LANGS[lang]
-    watched.goto(root + "games/nations/faq/")
+    watched.goto(root + RULING_PAGE)
     hrefs = search(watched, word)
-    assert any(h.endswith("#war-vs-battle") for h in hrefs), (word, hrefs)
-    found = watched.locator('.md-search-result__item > a[href$="#war-vs-battle"]').text_content()
+    assert any(h.endswith("#" + RULING_ID) for h in hrefs), (word, hrefs)
+    found = watched.locator(f'.md-search-result__item > a[href$="#{RULING_ID}"]').text_content()
     assert word in found.replace("\u200b", ""), found  # the answer's text, not just its title
-    assert requests_to(watched, "/search/shards/") == [root + "search/shards/nations.json"]
+    assert requests_to(watched, "/search/shards/") == [root + RULING_SHARD]
     assert requests_to(watched, "search_index.json") == [root + "search/search_index.json"]
     assert watched.problems == []
 
@@ -128,7 +131,7 @@ def test_search_elsewhere_finds_every_games_questions_and_terms_without_shards(
         watched.goto(site_url + LANGS[lang])
         hrefs = search(watched, word)
         assert any(
-            h.split("?")[0].endswith("/games/nations/faq/") and h.endswith("#war-vs-battle")
+            h.split("?")[0].endswith("/" + RULING_PAGE) and h.endswith("#" + RULING_ID)
             for h in hrefs
         ), (word, hrefs)
     assert requests_to(watched, "/search/shards/") == []
@@ -136,11 +139,11 @@ def test_search_elsewhere_finds_every_games_questions_and_terms_without_shards(
 
 
 def test_language_switch_keeps_the_ruling_anchor(page, site_url) -> None:
-    page.goto(site_url + "games/nations/faq/#war-vs-battle")
+    page.goto(site_url + RULING)
     page.click(".md-header__option .md-select button")
     page.click('a.md-select__link[hreflang="en"]')
-    page.wait_for_url("**/en/games/nations/faq/#war-vs-battle")
-    heading = page.locator("#war-vs-battle")
+    page.wait_for_url(f"**/en/{RULING}")
+    heading = page.locator("#" + RULING_ID)
     assert "battle" in heading.inner_text().lower()
     box = heading.bounding_box()
     assert box is not None and 0 <= box["y"] < 900

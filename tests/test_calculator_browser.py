@@ -8,12 +8,23 @@ import random
 import pytest
 
 from rulesite.scoring.engine import score
+from tests.site_checks import REAL_SITE, label
 from tests.test_scoring_engine import CALCULATORS, CATALOG, MODELS, random_players
 
 pytestmark = pytest.mark.browser
 
 PAGES = {calc.id: f"games/{game.slug}/score/" for game in CATALOG.games for calc in game.scoring}
 """The score page of every calculator in data/."""
+RANKED = "nations"
+"""The calculator the state, sharing and bad-input tests drive: a number line (``vp``,
+``stability``) and a rank line (``order``). Its page and examples are read from data/."""
+RANKED_PAGE = PAGES[RANKED]
+RANKED_FIRST_TOTALS = [str(total) for total in CALCULATORS[RANKED].examples[0].totals]
+RANKED_CALC = f".rs-calc[data-calculator='{RANKED}']"
+RANKED_EXAMPLES = f".rs-calc__examples[data-calculator='{RANKED}'] button"
+SAVED = f"rulesite:calc:v1:{RANKED}"
+"""Where the page keeps the ranked calculator's sheet."""
+RANKED_SHARE_URL = f'document.querySelector("{RANKED_CALC}").rsCalculator.shareUrl()'
 
 
 def page_model(page, calc_id: str) -> dict:
@@ -50,6 +61,28 @@ def test_browser_and_python_agree(page, site_url, calc_id: str) -> None:
         assert js_score(page, calc_id, players, settings) == expected, players
 
 
+def say(key: str, lang: str = "en", **values: object) -> str:
+    """The site's label ``key`` (English unless said), filled: tests of behaviour compose what
+    the page says from data/site.yaml, so rewording a label breaks only the wording's own test."""
+    return label(REAL_SITE, key, lang, **{k: str(v) for k, v in values.items()})
+
+
+def player_name(n: int) -> str:
+    """The default name of the ``n``-th player (from 1) on the English page."""
+    return say("calc_player_default", n=n)
+
+
+def broken_by(calc_id: str) -> str:
+    """What the English page says after the winner when the calculator's tie-breaker decided."""
+    by = say("calc_then").join(t.label["en"] for t in CALCULATORS[calc_id].tiebreakers)
+    return say("calc_tie_broken", by=by)
+
+
+def winner(name: str, *after: str) -> str:
+    """The English result line: the winner, then what decided (the page joins with a space)."""
+    return " ".join([say("calc_winner_line", names=name), *after])
+
+
 def cell(page, calc_id: str, field: str, player: int):
     return page.locator(
         f".rs-calc[data-calculator='{calc_id}'] [data-field='{field}'][data-player='{player}']"
@@ -81,25 +114,26 @@ def test_typing_updates_totals_and_the_winner_line(page, site_url) -> None:
         cell(page, calc, "contracts", player).fill(str(contracts))
         cell(page, calc, "settlements", player).fill(str(settlements))
     assert [total(page, calc, i) for i in range(3)] == ["27", "21", "6"]
-    assert page.locator(".rs-calc__result").first.inner_text() == "Winner: Player 1."
+    assert page.locator(".rs-calc__result").first.inner_text() == winner(player_name(1))
     page.locator("[data-name='0']").first.fill("Ann")
     cell(page, calc, "contracts", 2).fill("5")
     cell(page, calc, "money", 0).fill("10")
     cell(page, calc, "money", 1).fill("10")
     # three-way tie for contracts: (12 + 6 + 0) // 3 = 6 each; settlements 18/12/6; £10 = 1
     assert [total(page, calc, i) for i in range(3)] == ["25", "19", "12"]
-    assert page.locator(".rs-calc__result").first.inner_text() == "Winner: Ann."
+    assert page.locator(".rs-calc__result").first.inner_text() == winner("Ann")
 
 
 def test_undecided_tie_is_said_in_words(page, site_url) -> None:
     page.goto(site_url + "en/games/clans-of-caledonia/score/")
     page.locator(".rs-calc__examples button").nth(3).click()
-    assert page.locator(".rs-calc__result").first.inner_text() == (
-        "Tie: Ann, Bo. The rules do not break this tie, so neither do we."
+    names = say("calc_list_join").join(["Ann", "Bo"])
+    assert page.locator(".rs-calc__result").first.inner_text() == say(
+        "calc_tie_undecided", names=names
     )
     page.locator(".rs-calc__examples button").nth(2).click()
-    assert page.locator(".rs-calc__result").first.inner_text() == (
-        "Winner: Ann. Tied on total; tie broken by money."
+    assert page.locator(".rs-calc__result").first.inner_text() == winner(
+        "Ann", broken_by("clans-of-caledonia")
     )
 
 
@@ -115,16 +149,14 @@ def test_state_survives_a_reload(page, site_url) -> None:
 
 
 def test_share_link_carries_the_state_to_another_device(browser, page, site_url) -> None:
-    page.goto(site_url + "games/nations/score/")
-    page.locator(".rs-calc__examples[data-calculator='nations'] button").first.click()
-    link = page.evaluate(
-        "document.querySelector(\".rs-calc[data-calculator='nations']\").rsCalculator.shareUrl()"
-    )
-    page.locator(".rs-calc[data-calculator='nations'] [data-action='share']").click()
+    page.goto(site_url + RANKED_PAGE)
+    page.locator(RANKED_EXAMPLES).first.click()
+    link = page.evaluate(RANKED_SHARE_URL)
+    page.locator(RANKED_CALC + " [data-action='share']").click()
     other = browser.new_context()  # a fresh profile: nothing in localStorage
     fresh = other.new_page()
     fresh.goto(link)
-    assert [total(fresh, "nations", i) for i in range(3)] == ["33", "31", "31"]
+    assert [total(fresh, RANKED, i) for i in range(3)] == RANKED_FIRST_TOTALS
     assert fresh.locator("[data-name='0']").first.input_value() == "Ann"
     other.close()
 
@@ -150,7 +182,9 @@ def test_bad_input_shows_an_inline_message_never_nan(page, site_url, bad: str) -
     cell(page, calc, "generals", 0).fill(bad)
     assert cell(page, calc, "generals", 0).get_attribute("aria-invalid") == "true"
     errors = page.locator(".rs-calc__errors").first.inner_text()
-    assert "Player 1: Generals: enter a whole number from 0 to 999." in errors
+    generals = next(i for i in CALCULATORS[calc].inputs if i.id == "generals")
+    field = say("calc_field_label", player=player_name(1), field=generals.label["en"])
+    assert say("calc_invalid", field=field, min=generals.min, max=generals.max) in errors
     body = page.locator(".rs-calc").first.inner_text()
     assert "NaN" not in body and total(page, calc, 0) == "—"
     cell(page, calc, "generals", 0).fill("")
@@ -159,8 +193,8 @@ def test_bad_input_shows_an_inline_message_never_nan(page, site_url, bad: str) -
 
 
 def test_negative_values_where_allowed_and_sign_button(page, site_url) -> None:
-    page.goto(site_url + "en/games/nations/score/")
-    calc = "nations"
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    calc = RANKED
     cell(page, calc, "order", 0).fill("1")
     cell(page, calc, "order", 1).fill("2")
     cell(page, calc, "stability", 0).fill("12")
@@ -210,20 +244,19 @@ def test_hostile_fragment_is_ignored_with_a_notice(page, site_url, state: str) -
         site_url + "en/games/its-a-wonderful-world/score/#score-its-a-wonderful-world=" + state
     )
     message = page.locator(".rs-calc__message").first.inner_text()
-    assert message == "The saved or linked scores could not be read and were ignored."
+    assert message == say("calc_state_ignored")
     cell(page, "its-a-wonderful-world", "card_vp", 0).fill("7")
     assert total(page, "its-a-wonderful-world", 0) == "7"
     assert dialogs == [] and page.problems == []
 
 
 def test_hostile_local_storage_is_ignored(page, site_url) -> None:
-    page.goto(site_url + "games/nations/score/")
+    page.goto(site_url + RANKED_PAGE)
     page.evaluate(
-        "localStorage.setItem('rulesite:calc:v1:nations', "
-        "JSON.stringify({count: 2, names: [{}], values: 'x'}))"
+        f"localStorage.setItem('{SAVED}', JSON.stringify({{count: 2, names: [{{}}], values: 'x'}}))"
     )
     page.reload()
-    assert "无法读取" in page.locator(".rs-calc__message").first.inner_text()
+    assert say("calc_state_ignored", "zh") in page.locator(".rs-calc__message").first.inner_text()
     assert page.problems == []
 
 
@@ -244,7 +277,7 @@ def test_inputs_are_labelled_for_screen_readers_and_keyboard(page, site_url) -> 
 def test_score_page_fits_a_phone(browser, site_url, lang: str) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 780})
     phone = context.new_page()
-    phone.goto(site_url + lang + "games/nations/score/")
+    phone.goto(site_url + lang + RANKED_PAGE)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
 
@@ -270,7 +303,7 @@ def random_formula(rng: random.Random, depth: int = 0) -> str:
 def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -> None:
     from rulesite.scoring.expr import FormulaError, evaluate, names, parse
 
-    page.goto(site_url + "games/nations/score/")
+    page.goto(site_url + RANKED_PAGE)
     rng = random.Random(20261130)
     cases = []
     while len(cases) < 400:
@@ -296,13 +329,13 @@ def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -
 
 
 def test_blank_turn_order_follows_the_columns(page, site_url) -> None:
-    page.goto(site_url + "en/games/nations/score/")
-    cell(page, "nations", "vp", 0).fill("5")
-    cell(page, "nations", "vp", 1).fill("5")
-    assert cell(page, "nations", "order", 1).get_attribute("placeholder") == "2"
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).fill("5")
+    cell(page, RANKED, "vp", 1).fill("5")
+    assert cell(page, RANKED, "order", 1).get_attribute("placeholder") == "2"
     assert page.locator(".rs-calc__errors").first.inner_text() == ""
-    assert page.locator(".rs-calc__result").first.inner_text() == (
-        "Winner: Player 1. Tied on total; tie broken by turn order."
+    assert page.locator(".rs-calc__result").first.inner_text() == winner(
+        player_name(1), broken_by(RANKED)
     )
 
 
@@ -322,7 +355,7 @@ def test_empire_face_is_offered_only_in_solo(page, site_url) -> None:
 
 
 def test_fields_are_16px_so_phones_do_not_zoom(page, site_url) -> None:
-    page.goto(site_url + "en/games/nations/score/")
+    page.goto(site_url + "en/" + RANKED_PAGE)
     sizes = page.evaluate(
         "[...document.querySelectorAll('.rs-calc input:not([type=checkbox]), .rs-calc select')]"
         ".filter(e => e.offsetParent).map(e => parseFloat(getComputedStyle(e).fontSize))"
@@ -345,22 +378,22 @@ def test_every_field_asks_for_the_numeric_keypad(page, site_url, calc_id: str) -
 
 
 def test_sign_on_a_blank_cell_does_nothing(page, site_url) -> None:
-    page.goto(site_url + "en/games/nations/score/")
-    cell(page, "nations", "vp", 0).fill("5")
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).fill("5")
     page.locator("[data-sign='stability:0']").click()
-    assert cell(page, "nations", "stability", 0).input_value() == ""
-    assert cell(page, "nations", "stability", 0).get_attribute("aria-invalid") == "false"
-    assert total(page, "nations", 0) == "5"
+    assert cell(page, RANKED, "stability", 0).input_value() == ""
+    assert cell(page, RANKED, "stability", 0).get_attribute("aria-invalid") == "false"
+    assert total(page, RANKED, 0) == "5"
     assert page.locator(".rs-calc__errors").first.inner_text() == ""
 
 
 def test_a_lone_minus_typed_before_its_digits_is_not_an_error(page, site_url) -> None:
-    page.goto(site_url + "en/games/nations/score/")
-    cell(page, "nations", "vp", 0).fill("5")
-    cell(page, "nations", "stability", 0).fill("-")
-    assert total(page, "nations", 0) == "5"
-    cell(page, "nations", "stability", 0).fill("-3")
-    assert cell(page, "nations", "stability", 0).get_attribute("aria-invalid") == "false"
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).fill("5")
+    cell(page, RANKED, "stability", 0).fill("-")
+    assert total(page, RANKED, 0) == "5"
+    cell(page, RANKED, "stability", 0).fill("-3")
+    assert cell(page, RANKED, "stability", 0).get_attribute("aria-invalid") == "false"
 
 
 def test_full_width_digits_are_read(page, site_url) -> None:
@@ -370,32 +403,32 @@ def test_full_width_digits_are_read(page, site_url) -> None:
         "false"
     )
     assert total(page, "its-a-wonderful-world", 0) == "31"
-    page.goto(site_url + "games/nations/score/")
-    cell(page, "nations", "vp", 0).fill("１２")
-    cell(page, "nations", "stability", 0).fill("－２")
-    cell(page, "nations", "vp", 1).fill("3")
+    page.goto(site_url + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).fill("１２")
+    cell(page, RANKED, "stability", 0).fill("－２")
+    cell(page, RANKED, "vp", 1).fill("3")
     assert page.locator(".rs-calc__errors").first.inner_text() == ""
-    assert total(page, "nations", 0) != "—"
+    assert total(page, RANKED, 0) != "—"
 
 
 @pytest.mark.parametrize("second", ["1", ""], ids=["typed", "blank-is-column-2"])
 def test_cells_in_a_conflict_are_marked(page, site_url, second: str) -> None:
-    page.goto(site_url + "en/games/nations/score/")
-    cell(page, "nations", "vp", 0).fill("5")
-    cell(page, "nations", "order", 0).fill("1" if second else "2")
-    cell(page, "nations", "order", 1).fill(second)
-    marked = [cell(page, "nations", "order", p).get_attribute("aria-invalid") for p in (0, 1)]
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).fill("5")
+    cell(page, RANKED, "order", 0).fill("1" if second else "2")
+    cell(page, RANKED, "order", 1).fill(second)
+    marked = [cell(page, RANKED, "order", p).get_attribute("aria-invalid") for p in (0, 1)]
     assert marked == ["true", "true"]
     assert (
         "each player needs a different value" in page.locator(".rs-calc__errors").first.inner_text()
     )
-    outline = cell(page, "nations", "order", 1).evaluate("e => getComputedStyle(e).outlineStyle")
+    outline = cell(page, RANKED, "order", 1).evaluate("e => getComputedStyle(e).outlineStyle")
     assert outline != "none"
 
 
 def test_keyboard_focus_is_visible(page, site_url) -> None:
-    page.goto(site_url + "en/games/nations/score/")
-    cell(page, "nations", "vp", 0).focus()
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).focus()
     page.keyboard.press("Tab")
     style = page.evaluate(
         "(() => { const s = getComputedStyle(document.activeElement);"
@@ -427,7 +460,7 @@ def test_tap_targets_are_at_least_24px(browser, site_url) -> None:
 @pytest.mark.parametrize("lang", ["", "en/"])
 def test_first_cell_is_a_few_tabs_away(page, site_url, lang: str) -> None:
     """Tab to the theme's "Skip to content" link, Enter, then Tab on to the first score cell."""
-    page.goto(site_url + lang + "games/nations/score/")
+    page.goto(site_url + lang + RANKED_PAGE)
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     presses = 1
@@ -440,9 +473,6 @@ def test_first_cell_is_a_few_tabs_away(page, site_url, lang: str) -> None:
 
 # ---- Sheets are never lost (issue 11, item 4) --------------------------------------------------
 
-SAVED = "rulesite:calc:v1:nations"
-NATIONS = ".rs-calc[data-calculator='nations']"
-
 
 def saved_sheet(page) -> dict | None:
     text = page.evaluate(f"localStorage.getItem('{SAVED}')")
@@ -453,50 +483,48 @@ def share_link_of_an_example(browser, site_url: str) -> str:
     """A friend's share link: the first Nations example, made on another device."""
     other = browser.new_context()
     friend = other.new_page()
-    friend.goto(site_url + "en/games/nations/score/")
-    friend.locator(".rs-calc__examples[data-calculator='nations'] button").first.click()
-    link = friend.evaluate(
-        "document.querySelector(\".rs-calc[data-calculator='nations']\").rsCalculator.shareUrl()"
-    )
+    friend.goto(site_url + "en/" + RANKED_PAGE)
+    friend.locator(RANKED_EXAMPLES).first.click()
+    link = friend.evaluate(RANKED_SHARE_URL)
     other.close()
     return link
 
 
 def test_share_link_opens_beside_the_saved_sheet(browser, page, site_url) -> None:
     link = share_link_of_an_example(browser, site_url)
-    page.goto(site_url + "en/games/nations/score/")
-    cell(page, "nations", "vp", 0).fill("7")
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).fill("7")
     page.locator("[data-name='0']").first.fill("Mine")
     page.goto(link)
-    bar = page.locator(NATIONS + " .rs-calc__shared")
+    bar = page.locator(RANKED_CALC + " .rs-calc__shared")
     assert bar.is_visible() and "Shared sheet" in bar.inner_text()
     assert page.locator("[data-name='0']").first.input_value() == "Ann"
     assert "score-" not in page.evaluate("location.hash")  # the fragment is read, then cleared
     assert saved_sheet(page)["names"][0] == "Mine"  # nothing written before "Keep it"
-    cell(page, "nations", "vp", 1).fill("40")  # editing the shared sheet still saves nothing
+    cell(page, RANKED, "vp", 1).fill("40")  # editing the shared sheet still saves nothing
     assert saved_sheet(page)["values"]["vp"][0] == "7"
     page.reload()  # the shared sheet (with its edit) stays on screen, still beside mine
-    assert bar.is_visible() and cell(page, "nations", "vp", 1).input_value() == "40"
-    page.locator(NATIONS + " [data-action='drop-shared']").click()
+    assert bar.is_visible() and cell(page, RANKED, "vp", 1).input_value() == "40"
+    page.locator(RANKED_CALC + " [data-action='drop-shared']").click()
     assert not bar.is_visible()
     assert page.locator("[data-name='0']").first.input_value() == "Mine"
-    assert cell(page, "nations", "vp", 0).input_value() == "7"
+    assert cell(page, RANKED, "vp", 0).input_value() == "7"
     page.reload()
-    assert not bar.is_visible() and cell(page, "nations", "vp", 0).input_value() == "7"
+    assert not bar.is_visible() and cell(page, RANKED, "vp", 0).input_value() == "7"
     assert page.problems == []
 
 
 def test_keeping_a_shared_sheet_replaces_the_saved_one(browser, page, site_url) -> None:
     link = share_link_of_an_example(browser, site_url)
-    page.goto(site_url + "games/nations/score/")
-    cell(page, "nations", "vp", 0).fill("7")
+    page.goto(site_url + RANKED_PAGE)
+    cell(page, RANKED, "vp", 0).fill("7")
     page.goto(link)
-    page.locator(NATIONS + " [data-action='keep-shared']").click()
-    assert not page.locator(NATIONS + " .rs-calc__shared").is_visible()
+    page.locator(RANKED_CALC + " [data-action='keep-shared']").click()
+    assert not page.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
     assert saved_sheet(page)["names"][0] == "Ann"
     page.reload()
     assert page.locator("[data-name='0']").first.input_value() == "Ann"
-    assert not page.locator(NATIONS + " .rs-calc__shared").is_visible()
+    assert not page.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
 
 
 def test_edits_to_a_shared_sheet_survive_a_reload(browser, site_url) -> None:
@@ -504,11 +532,11 @@ def test_edits_to_a_shared_sheet_survive_a_reload(browser, site_url) -> None:
     context = browser.new_context()  # nothing saved here: the shared sheet simply becomes it
     fresh = context.new_page()
     fresh.goto(link)
-    assert not fresh.locator(NATIONS + " .rs-calc__shared").is_visible()
+    assert not fresh.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
     assert "score-" not in fresh.evaluate("location.hash")
-    cell(fresh, "nations", "vp", 0).fill("99")
+    cell(fresh, RANKED, "vp", 0).fill("99")
     fresh.reload()
-    assert cell(fresh, "nations", "vp", 0).input_value() == "99"
+    assert cell(fresh, RANKED, "vp", 0).input_value() == "99"
     context.close()
 
 
@@ -519,13 +547,13 @@ def test_loading_an_example_asks_before_replacing_a_sheet(page, site_url) -> Non
         dialogs.append(dialog.message)
         dialog.accept() if accept else dialog.dismiss()
 
-    page.goto(site_url + "en/games/nations/score/")
-    examples = page.locator(".rs-calc__examples[data-calculator='nations'] button")
-    cell(page, "nations", "vp", 0).fill("7")
+    page.goto(site_url + "en/" + RANKED_PAGE)
+    examples = page.locator(RANKED_EXAMPLES)
+    cell(page, RANKED, "vp", 0).fill("7")
     page.once("dialog", lambda d: answer(d, False))
     examples.first.click()
-    assert dialogs == ["Load this example? It replaces the numbers and names on this sheet."]
-    assert cell(page, "nations", "vp", 0).input_value() == "7"
+    assert dialogs == [say("calc_example_confirm")]
+    assert cell(page, RANKED, "vp", 0).input_value() == "7"
     assert saved_sheet(page)["values"]["vp"][0] == "7"
     page.once("dialog", lambda d: answer(d, True))
     examples.first.click()
@@ -568,8 +596,8 @@ def test_three_players_fit_a_phone_and_names_and_totals_stay_in_view(
 def test_help_waits_behind_a_tap_on_a_phone(browser, page, site_url) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 740})
     phone = context.new_page()
-    phone.goto(site_url + "en/games/nations/score/")
-    row = phone.locator(NATIONS + " tbody tr").filter(has=phone.locator("[data-field='vp']"))
+    phone.goto(site_url + "en/" + RANKED_PAGE)
+    row = phone.locator(RANKED_CALC + " tbody tr").filter(has=phone.locator("[data-field='vp']"))
     help_text, toggle = row.locator(".rs-calc__help"), row.locator(".rs-calc__help-toggle")
     assert not help_text.is_visible()
     assert toggle.get_attribute("aria-label") == "VP tokens: explanation"
@@ -578,9 +606,9 @@ def test_help_waits_behind_a_tap_on_a_phone(browser, page, site_url) -> None:
     toggle.click()
     assert not help_text.is_visible()
     context.close()
-    page.goto(site_url + "en/games/nations/score/")  # a wide screen shows it, no button
-    assert page.locator(NATIONS + " .rs-calc__help").first.is_visible()
-    assert not page.locator(NATIONS + " .rs-calc__help-toggle").first.is_visible()
+    page.goto(site_url + "en/" + RANKED_PAGE)  # a wide screen shows it, no button
+    assert page.locator(RANKED_CALC + " .rs-calc__help").first.is_visible()
+    assert not page.locator(RANKED_CALC + " .rs-calc__help-toggle").first.is_visible()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -592,11 +620,11 @@ def test_shared_bar_and_open_help_have_no_serious_accessibility_violations(
     link = share_link_of_an_example(browser, site_url)
     context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme=scheme)
     phone = context.new_page()
-    phone.goto(site_url + "en/games/nations/score/")
-    cell(phone, "nations", "vp", 0).fill("7")
-    phone.goto(site_url + "games/nations/score/")
+    phone.goto(site_url + "en/" + RANKED_PAGE)
+    cell(phone, RANKED, "vp", 0).fill("7")
+    phone.goto(site_url + RANKED_PAGE)
     phone.goto(link)
-    assert phone.locator(NATIONS + " .rs-calc__shared").is_visible()
-    phone.locator(NATIONS + " .rs-calc__help-toggle").first.click()
+    assert phone.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
+    phone.locator(RANKED_CALC + " .rs-calc__help-toggle").first.click()
     assert serious_violations(phone, axe_script) == []
     context.close()

@@ -14,10 +14,10 @@ from rulesite.engine.projects import language_projects
 from rulesite.errors import UsageError
 from rulesite.project import Project
 from rulesite.publish.build import assemble, build
-from tests.helpers import REPO, make_project
+from tests.helpers import REAL, REPO, make_project
 from tests.test_site import tree_digest
 
-LANGUAGES = load_site(Project(REPO)).codes
+LANGUAGES = load_site(Project(REAL)).codes
 """The real site's language codes (``languages:`` in data/site.yaml)."""
 
 

@@ -15,7 +15,7 @@ from rulesite.catalog import Catalog, load_catalog
 from rulesite.engine.export import export_files
 from rulesite.model.api import API_DIR, PUBLISHED_SCHEMAS, SCHEMAS, schema_texts
 from rulesite.project import Project
-from tests.helpers import REPO, extra_game_text, make_project
+from tests.helpers import REAL, REPO, extra_game_text, make_project
 
 INDEX = f"{API_DIR}/games.json"
 
@@ -28,7 +28,7 @@ def _validator(site_dir: Path, name: str) -> Draft202012Validator:
 
 @pytest.fixture(scope="module")
 def real_catalog() -> Catalog:
-    return load_catalog(Project(REPO))
+    return load_catalog(Project(REAL))
 
 
 def test_published_schemas_are_the_committed_ones(site_dir: Path) -> None:

@@ -18,11 +18,11 @@ from rulesite.engine.feed import FEED_FILE, FEED_LIMIT, FeedContext, feed_xml, n
 from rulesite.engine.projects import load_base_config
 from rulesite.model import Change, Game
 from rulesite.project import Project
-from tests.helpers import REPO, good_game_text, make_project
+from tests.helpers import REAL, good_game_text, make_project
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")
-SITE_URL = str(load_base_config(Project(REPO)).get("site_url") or "")
+SITE_URL = str(load_base_config(Project(REAL)).get("site_url") or "")
 """The site address of the base settings (``mkdocs.yml``, ``RULESITE_SITE_URL``); may be unset."""
 BASE = SITE_URL.rstrip("/") + "/" if SITE_URL else "https://host.example/"
 """Where the real build's feeds are taken to be: their links are absolute with a site address,
@@ -33,7 +33,7 @@ EXAMPLE_URL = "https://feeds.example/"
 
 @pytest.fixture(scope="module")
 def real_catalog() -> Catalog:
-    return load_catalog(Project(REPO))
+    return load_catalog(Project(REAL))
 
 
 def _language_root(catalog: Catalog, code: str) -> str:
@@ -81,8 +81,8 @@ def _parse(data: bytes, root: str) -> feedparser.FeedParserDict:
 
 
 def test_each_language_has_a_valid_atom_feed(site_dir: Path, real_catalog: Catalog) -> None:
+    # The real data may have no changes (the seeds record none): the feed is then valid and empty.
     expected = newest_changes(real_catalog.games)
-    assert expected, "the real data has changes"
     seen: set[str] = set()
     for language in real_catalog.site.languages:
         root = _language_root(real_catalog, language.code)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from rulesite.commands.schema import schema_texts
 from rulesite.errors import DataError, UsageError
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import THIRD_LANGUAGE, make_third_language_project
+from tests.helpers import make_third_language_project
 from tests.site_checks import (
     PAGES,
     check_game_page,
@@ -28,8 +29,15 @@ from tests.site_checks import (
     page_kinds,
 )
 
-SITE = load_site(Project(THIRD_LANGUAGE))
-"""The fixture's own ``data/site.yaml``: its languages parametrise the tests below."""
+
+def _fixture_site():
+    """The fixture's site data (derived from the repo's ``data/site.yaml``), read once."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return load_site(Project(make_third_language_project(Path(tmp) / "p")))
+
+
+SITE = _fixture_site()
+"""The fixture's ``data/site.yaml``: its languages parametrise the tests below."""
 CODES = SITE.codes
 GAME_FILE = "data/games/tea-garden.yaml"
 

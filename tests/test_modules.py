@@ -211,9 +211,9 @@ def test_every_tagged_section_and_ruling_of_the_real_data_shows_its_tag() -> Non
     from rulesite.catalog import load_catalog
     from rulesite.project import Project
     from rulesite.render.renderer import Renderer
-    from tests.helpers import REPO
+    from tests.helpers import REAL
 
-    project = Project(REPO)
+    project = Project(REAL)
     catalog = load_catalog(project)
     renderer = Renderer(project, catalog)
     tagged = 0

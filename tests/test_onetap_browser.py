@@ -272,8 +272,9 @@ PATHS = [lang + path for lang in LANGS.values() for path in page_paths(GAMES)]
 TARGETS = """() => [...document.querySelectorAll(
     '.md-content a[href], .md-content button, .md-content summary, .md-content select,'
     + ' .md-content input:not([type=checkbox]):not([type=radio])')]
-  // Links inside data text are words in a sentence (WCAG 2.5.8's inline exception).
-  .filter(e => e.getClientRects().length && !e.closest('.rs-text'))
+  // Links inside data text are words in a sentence (WCAG 2.5.8's inline exception), and so is
+  // a source named in the one-line citation under a ruling ("Source: <name>, p. 2 · ...").
+  .filter(e => e.getClientRects().length && !e.closest('.rs-text, .rs-source'))
   .map(e => { const r = e.getBoundingClientRect();
     return [e.className || e.tagName, (e.textContent || '').trim().slice(0, 30),
             r.width, r.height]; })

@@ -7,9 +7,9 @@ import json
 from rulesite.catalog import load_site
 from rulesite.commands.schema import schema_texts
 from rulesite.project import Project
-from tests.helpers import REPO
+from tests.helpers import REAL, REPO
 
-SITE = load_site(Project(REPO))
+SITE = load_site(Project(REAL))
 
 
 def test_committed_schemas_match_the_model() -> None:

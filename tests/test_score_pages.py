@@ -8,9 +8,9 @@ from rulesite import markup
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import REPO
+from tests.helpers import REAL
 
-PROJECT = Project(REPO)
+PROJECT = Project(REAL)
 CATALOG = load_catalog(PROJECT)
 PAGES = render_pages(PROJECT, CATALOG)
 LANGUAGES = CATALOG.site.codes

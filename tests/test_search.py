@@ -26,9 +26,9 @@ from rulesite.engine.projects import language_projects, site_path
 from rulesite.engine.search_words import GameWords, SearchWords, read_synonyms
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import REPO
+from tests.helpers import REAL
 
-SITE = load_site(Project(REPO))
+SITE = load_site(Project(REAL))
 LANGUAGES = SITE.codes
 """The real site's language codes (``languages:`` in data/site.yaml)."""
 CONFIG = {
@@ -79,19 +79,19 @@ SMALL = {
     "docs": [
         doc("", "Home", "<p>every game: 平手</p>"),
         doc("games/", "All games", "<p>a table</p>"),
-        doc("games/nations/", "Nations", "<p>overview</p>"),
-        doc("games/nations/#card", "Card", f"<p>{ZWSP}战争强度{ZWSP}与{ZWSP}军力{ZWSP}</p>"),
-        doc("games/nations/faq/", "FAQ", ""),
-        doc("games/nations/faq/#war", f"War{ZWSP}强度？", f"{ZWSP}平手{ZWSP}the General wins"),
+        doc("games/legions/", "Legions", "<p>overview</p>"),
+        doc("games/legions/#card", "Card", f"<p>{ZWSP}战争强度{ZWSP}与{ZWSP}军力{ZWSP}</p>"),
+        doc("games/legions/faq/", "FAQ", ""),
+        doc("games/legions/faq/#war", f"War{ZWSP}强度？", f"{ZWSP}平手{ZWSP}the General wins"),
         doc("games/clans/", "Clans", f"<p>{ZWSP}合约{ZWSP}</p>"),
         doc("games/clans/#ties", "Ties", f"<p>{ZWSP}平手{ZWSP}; the war strength holds</p>"),
     ],
 }
 WORDS = SearchWords(
     {
-        "nations": GameWords(
+        "legions": GameWords(
             groups=[["战争强度", "战力"], ["General", "Generals"], ["平手", "平局"]],
-            titles=["Nations", "国家"],
+            titles=["Legions", "国家"],
         ),
         "clans": GameWords(
             groups=[["平手", "平局", "并列"], ["war strength", "war strengths"]],
@@ -107,8 +107,8 @@ def test_pages_outside_games_stay_whole_and_game_documents_go_to_their_shard() -
     assert split.site["config"] == {**CONFIG, "fields": fields}
     assert [d["location"] for d in split.site["docs"]] == [d["location"] for d in SMALL["docs"]]
     assert split.site["docs"][:2] == SMALL["docs"][:2]  # no words outside the games
-    assert list(split.shards) == ["clans", "nations"]
-    assert without_hidden_fields(split.shards["nations"]["docs"]) == SMALL["docs"][2:6]
+    assert list(split.shards) == ["clans", "legions"]
+    assert without_hidden_fields(split.shards["legions"]["docs"]) == SMALL["docs"][2:6]
     assert without_hidden_fields(split.shards["clans"]["docs"]) == SMALL["docs"][6:]
     assert without_hidden_fields(put_back(split)) == SMALL["docs"]
 
@@ -118,18 +118,18 @@ def test_game_documents_keep_their_title_and_words_and_lose_their_text() -> None
     assert {d["text"] for d in site[2:]} == {""}
     assert [d["title"] for d in site] == [d["title"] for d in SMALL["docs"]]
     assert words_of(site[2:]) == {
-        "games/nations/": "",
-        "games/nations/#card": "战争强度 战力",  # the group of a word it uses
-        "games/nations/faq/": "",
+        "games/legions/": "",
+        "games/legions/#card": "战争强度 战力",  # the group of a word it uses
+        "games/legions/faq/": "",
         # General is covered by Generals (searched as a prefix); its title has 强度.
-        "games/nations/faq/#war": "平手 平局 generals",
+        "games/legions/faq/#war": "平手 平局 generals",
         "games/clans/": "",
         "games/clans/#ties": "平手 平局 并列 war strengths",
     }
     # A game's overview is named by every title of the game.
     names = {k: v for k, v in words_of(site, search_split.NAMES).items() if v}
     assert names == {
-        "games/nations/": "nations 国家",
+        "games/legions/": "legions 国家",
         "games/clans/": "clans of caledonia 加勒多尼亞 加勒多尼亚",
     }
 
@@ -137,7 +137,7 @@ def test_game_documents_keep_their_title_and_words_and_lose_their_text() -> None
 def test_pages_have_their_sections_words() -> None:
     split = search_split.split_index(SMALL, WORDS)
     sections = words_of(split.site["docs"], search_split.SECTIONS)
-    assert sections["games/nations/faq/"] == "平手 平局 generals war 强度"  # words and titles
+    assert sections["games/legions/faq/"] == "平手 平局 generals war 强度"  # words and titles
     assert sections["games/clans/"] == "平手 平局 并列 war strengths ties"
     # In a shard, every word of the sections' titles and texts too.
     shard = words_of(split.shards["clans"]["docs"], search_split.SECTIONS)
@@ -147,13 +147,13 @@ def test_pages_have_their_sections_words() -> None:
 def test_a_shard_has_the_words_its_text_lacks() -> None:
     shards = search_split.split_index(SMALL, WORDS).shards
     assert words_of(shards["clans"]["docs"])["games/clans/#ties"] == "平局 并列 strengths"
-    assert words_of(shards["nations"]["docs"])["games/nations/faq/#war"] == "平局 generals"
+    assert words_of(shards["legions"]["docs"])["games/legions/faq/#war"] == "平局 generals"
 
 
 def test_rule_sections_hold_the_words_of_the_terms_they_explain() -> None:
     words = SearchWords(
         {
-            "nations": GameWords(
+            "legions": GameWords(
                 groups=[["平手", "平局"]], titles=[], defined={"ties": ["平手", "平局"]}
             )
         }
@@ -161,25 +161,25 @@ def test_rule_sections_hold_the_words_of_the_terms_they_explain() -> None:
     index = {
         "config": CONFIG,
         "docs": [
-            doc("games/nations/rules/", "Rules", ""),
-            doc("games/nations/rules/#ties", "T", ""),
+            doc("games/legions/rules/", "Rules", ""),
+            doc("games/legions/rules/#ties", "T", ""),
         ],
     }
     site = search_split.split_index(index, words).site["docs"]
-    assert words_of(site, search_split.DEFINES)["games/nations/rules/#ties"] == "平手 平局"
+    assert words_of(site, search_split.DEFINES)["games/legions/rules/#ties"] == "平手 平局"
     # Only on the rules page: a FAQ ruling with the same anchor is not the rule.
-    index["docs"][1] = doc("games/nations/faq/#ties", "T", "")
+    index["docs"][1] = doc("games/legions/faq/#ties", "T", "")
     site = search_split.split_index(index, words).site["docs"]
-    assert words_of(site, search_split.DEFINES)["games/nations/faq/#ties"] == ""
+    assert words_of(site, search_split.DEFINES)["games/legions/faq/#ties"] == ""
 
 
 def test_the_glossary_page_holds_the_stems_of_each_games_chinese_words() -> None:
     # 战争强度 less its last character: the theme's segmentation of a typed 战争强度 finds it.
-    index = {"config": CONFIG, "docs": [*SMALL["docs"], doc("glossary/#nations", "Nations", "x")]}
+    index = {"config": CONFIG, "docs": [*SMALL["docs"], doc("glossary/#legions", "Legions", "x")]}
     site = search_split.split_index(index, WORDS).site["docs"]
     assert site[-1] == {
-        "location": "glossary/#nations",
-        "title": "Nations",
+        "location": "glossary/#legions",
+        "title": "Legions",
         "text": "",
         search_split.SECTIONS: "战争强",
     }
@@ -190,12 +190,12 @@ def test_the_glossary_page_holds_the_stems_of_each_games_chinese_words() -> None
 def test_each_game_has_its_own_synonyms() -> None:
     # 平手 means 平局 in both games, 并列 only in Clans; the home page gets no words.
     docs = search_split.split_index(SMALL, WORDS).site["docs"]
-    assert "并列" not in " ".join(d.get("words", "") for d in docs if "nations" in d["location"])
+    assert "并列" not in " ".join(d.get("words", "") for d in docs if "legions" in d["location"])
     assert "words" not in docs[0]
     # No glossary words (a language without them, or a build without the file): titles only.
     plain = search_split.split_index(SMALL).site["docs"]
-    assert words_of(plain)["games/nations/#card"] == ""
-    assert words_of(plain, search_split.SECTIONS)["games/nations/faq/"] == "war 强度"
+    assert words_of(plain)["games/legions/#card"] == ""
+    assert words_of(plain, search_split.SECTIONS)["games/legions/faq/"] == "war 强度"
 
 
 def test_a_word_is_covered_by_a_longer_word_it_begins() -> None:
@@ -208,18 +208,18 @@ def test_a_word_is_covered_by_a_longer_word_it_begins() -> None:
 
 
 def test_every_game_named_gets_a_shard_even_without_documents() -> None:
-    split = search_split.split_index(SMALL, WORDS, games={"quiet", "nations"})
+    split = search_split.split_index(SMALL, WORDS, games={"quiet", "legions"})
     assert split.shards["quiet"] == {"docs": []}
     assert list(split.shards) == sorted(split.shards)
 
 
 def test_only_game_pages_belong_to_a_game() -> None:
-    assert search_split.game_of("games/nations/faq/#war") == "nations"
-    assert search_split.game_of("games/nations/score.html") == "nations"
+    assert search_split.game_of("games/legions/faq/#war") == "legions"
+    assert search_split.game_of("games/legions/score.html") == "legions"
     assert search_split.game_of("games/") is None
     assert search_split.game_of("games/#list") is None
-    assert search_split.game_of("en/games/nations/") is None  # a language's own root only
-    assert search_split.shard_path("nations") == "search/shards/nations.json"
+    assert search_split.game_of("en/games/legions/") is None  # a language's own root only
+    assert search_split.shard_path("legions") == "search/shards/legions.json"
 
 
 def test_written_files_are_byte_reproducible_and_replace_old_shards(tmp_path: Path) -> None:
@@ -229,7 +229,7 @@ def test_written_files_are_byte_reproducible_and_replace_old_shards(tmp_path: Pa
     split = search_split.split_index(SMALL, WORDS)
     search_split.write_split(search, split)
     first = {p.name: p.read_bytes() for p in sorted(search.rglob("*.json"))}
-    assert sorted(first) == ["clans.json", "nations.json", "search_index.json"]
+    assert sorted(first) == ["clans.json", "legions.json", "search_index.json"]
     search_split.write_split(search, search_split.split_index(SMALL, WORDS))
     assert {p.name: p.read_bytes() for p in sorted(search.rglob("*.json"))} == first
     text = first["search_index.json"].decode("utf-8")
@@ -263,12 +263,12 @@ def context_of(plugin: RulesitePlugin, url: str) -> dict[str, Any]:
 def test_game_pages_name_their_shard_for_the_theme(tmp_path: Path) -> None:
     plugin = plugin_with({"split_search": True}, tmp_path)
     plugin.on_pre_build(config={})
-    assert context_of(plugin, "games/nations/faq/") == {
-        "rulesite_search_shard": "search/shards/nations.json"
+    assert context_of(plugin, "games/legions/faq/") == {
+        "rulesite_search_shard": "search/shards/legions.json"
     }
     assert context_of(plugin, "") == {"rulesite_search_shard": None}
     assert context_of(plugin, "games/") == {"rulesite_search_shard": None}
-    assert context_of(plugin_with({}, tmp_path), "games/nations/") == {}  # off by default
+    assert context_of(plugin_with({}, tmp_path), "games/legions/") == {}  # off by default
 
 
 def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> None:
@@ -279,7 +279,7 @@ def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> Non
     assert plugin.on_post_build.mkdocs_priority < 0
     plugin.on_pre_build(config={})
     # The build's pages (every one, written this time or not) give the games their shards.
-    urls = ("", "games/nations/", "games/quiet/")
+    urls = ("", "games/legions/", "games/quiet/")
     pages = [SimpleNamespace(page=SimpleNamespace(url=u), dest_uri=f"{u}index.html") for u in urls]
     files = SimpleNamespace(documentation_pages=lambda: pages, javascript_files=lambda: [])
     plugin.on_env(None, config={}, files=files)
@@ -291,7 +291,7 @@ def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> Non
     search = tmp_path / "site" / "search"
     assert sorted(p.name for p in (search / "shards").iterdir()) == [
         "clans.json",
-        "nations.json",
+        "legions.json",
         "quiet.json",
     ]
     site = json.loads((search / "search_index.json").read_text("utf-8"))

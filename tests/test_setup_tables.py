@@ -10,7 +10,7 @@ from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import REPO, extra_game_text, make_project
+from tests.helpers import REAL, extra_game_text, make_project
 
 
 def rendered(tmp_path: Path) -> dict[str, str]:
@@ -87,7 +87,7 @@ def load_catalog_lines(project: Project) -> list[str]:
 
 
 def test_the_real_games_tables_cover_only_counts_their_cards_allow() -> None:
-    for game in load_catalog(Project(REPO)).games:
+    for game in load_catalog(Project(REAL)).games:
         for table in game.setup:
             counts = [row.players for row in table.rows]
             assert counts == sorted(set(counts))

@@ -17,7 +17,7 @@ from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import REPO, extra_game_text, good_game_text, make_project
+from tests.helpers import REAL, extra_game_text, good_game_text, make_project
 from tests.site_checks import (
     LANGS,
     card_values,
@@ -36,7 +36,7 @@ from tests.site_checks import (
     search_docs,
 )
 
-CATALOG = load_catalog(Project(REPO))
+CATALOG = load_catalog(Project(REAL))
 """The repo's own data: every real-site check below is parametrised from it."""
 GAMES = {game.slug: game for game in CATALOG.games}
 GAME_PAGES = [(slug, kind) for slug, game in GAMES.items() for kind in page_kinds(game)]

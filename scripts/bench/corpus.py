@@ -26,8 +26,9 @@ from bench.languages import BY_CODE, LANGUAGES, SITE
 from rulesite.project import Project
 
 REPO = Path(__file__).resolve().parents[2]
-SKELETON = ("mkdocs.yml", "templates", "scripts/rulesite/mkdocs_hooks.py")
-"""What a project holds besides data/ (whichever of these the repository has is copied)."""
+SKELETON = ("mkdocs.yml", "templates", "scripts/rulesite/mkdocs_hooks.py", "data/images")
+"""What a project holds besides its games and site data (whichever of these the repository has
+is copied): the generated games reuse the real games' pictures."""
 DEFAULT_SEED = 8
 SLUG_CHARS = 40
 """Longest generated slug, leaving room for a calculator id's suffix (ids take 64)."""

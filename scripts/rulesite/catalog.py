@@ -9,9 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from rulesite.check.fields import build_record
-from rulesite.check.game import check_game, check_modules, check_setup, check_text_links
+from rulesite.check.fields import build_record, check_record
+from rulesite.check.game import (
+    check_game,
+    check_modules,
+    check_setup,
+    check_slug_aliases,
+    check_text_links,
+)
 from rulesite.check.images import ImageFile, check_game_images, image_references
+from rulesite.check.partial import guarded
 from rulesite.check.provenance import Freshness, measuring_day, stale_warnings
 from rulesite.check.site import (
     check_site,
@@ -20,8 +27,9 @@ from rulesite.check.site import (
     languages_context,
 )
 from rulesite.check.stubs import find_stubs
-from rulesite.errors import DataError, Document, Problem
-from rulesite.load.reader import load_yaml_bytes, read_data_file, yaml_files
+from rulesite.check.terms import site_term_warnings, term_warnings
+from rulesite.errors import DataError, Document, Problem, format_path
+from rulesite.load.reader import parse_yaml_bytes, read_data_file, yaml_files
 from rulesite.model import (
     Game,
     SiteData,
@@ -50,7 +58,8 @@ class Catalog:
     """The day verification dates are aged on (``provenance.measuring_day``)."""
     warnings: tuple[Problem, ...] = ()
     """What is valid but wants an editor's attention: the card or a ruling verified too long
-    ago, a ruling that cites no source (``provenance.stale_warnings``)."""
+    ago, a ruling that cites no source (``provenance.stale_warnings``), a text using a variant
+    a glossary term says to avoid (``terms.term_warnings``)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +96,17 @@ def load_catalog(
     site_display = _display(project, project.site_file)
     site_raw = _read(project, project.site_file, site_display, problems)
     site_doc = _parse(site_raw, site_display, problems)
-    site = _site_record(site_doc, problems)
+    # A wrong language list (a duplicate code) is reported alone: every text checked against
+    # it would be a false "unknown language" problem.
+    wrong_languages = language_list_problems(site_doc) if site_doc else []
+    problems.extend(wrong_languages)
+    site, partial_site = (
+        check_record(SiteData, site_doc, problems, declared_languages(site_doc))
+        if site_doc and not wrong_languages
+        else (None, None)
+    )
+    # A site file with a slip still lets the games be checked against what of it is sound.
+    games_site = site or _sound_site(partial_site)
     site_digest = _digest(site_raw) if site is not None and site_raw is not None else ""
     # What a game's own checks depend on besides its bytes: the site's mechanics and topics, and
     # today (no verification date in the future).
@@ -108,7 +127,9 @@ def load_catalog(
         if raw is None:
             continue
         digest = _digest(raw)
-        checked = _checked(raw, display, path.stem, site, today, cache, digest + context)
+        checked = _checked(
+            raw, display, path.stem, games_site, site is None, today, cache, digest + context
+        )
         problems.extend(checked.problems)
         doc, game = checked.document, checked.game
         if doc is None or game is None:
@@ -124,12 +145,17 @@ def load_catalog(
         digests[game.slug] = _with_images(digest, game, images)
         games.append(game)
 
-    if site is not None and site_doc is not None:
-        problems.extend(check_site(site, site_doc))
+    problems.extend(check_slug_aliases(games, documents))
+    if site_doc is not None and (site or partial_site) is not None:
+        checked_site = site or partial_site
+        problems.extend(guarded(lambda: check_site(checked_site, site_doc), site is None))
     if problems or site is None:
         raise DataError(problems)
     freshness = Freshness(as_of, site.stale_after_days)
     warnings = [w for g in games for w in stale_warnings(g, documents[g.slug], freshness)]
+    warnings += [w for g in games for w in term_warnings(g, documents[g.slug])]
+    if site_doc is not None:
+        warnings += site_term_warnings(site, site_doc, games)
     return Catalog(
         site,
         sorted(games, key=lambda g: g.slug),
@@ -142,26 +168,90 @@ def load_catalog(
 
 
 def check_game_file(
-    raw: bytes, display: str, stem: str, site: SiteData | None, today: dt.date
+    raw: bytes,
+    display: str,
+    stem: str,
+    site: SiteData | None,
+    today: dt.date,
+    site_partial: bool = False,
 ) -> CheckedGame:
-    """Parse one game file's bytes and run every check that needs only this file and the site."""
+    """Parse one game file's bytes and run every check that needs only this file and the site
+    (``site_partial``: the site's record is the sound part of a site file that failed)."""
     problems: list[Problem] = []
     doc = _parse(raw, display, problems)
     if doc is not None:
         # Stubs of `rulesite new` are listed all at once, even while they break the types.
         problems.extend(find_stubs(doc))
     languages = languages_context(site.languages) if site is not None else None
-    game = build_record(Game, doc, problems, languages) if doc else None
-    if doc is not None and game is not None:
-        problems.extend(check_game(game, doc, stem, site, today))
-        module_problems = check_modules(game, doc)
-        problems.extend(module_problems)
-        if not module_problems:  # the calculators' module settings need modules that resolve
-            game = with_module_settings(game)
-        problems.extend(check_setup(game, doc))
-        problems.extend(check_scoring(game, doc))
-        problems.extend(check_text_links(game, doc))
+    field_problems: list[Problem] = []
+    game, partial = check_record(Game, doc, field_problems, languages) if doc else (None, None)
+    problems.extend(field_problems)
+    subject = game or partial
+    if doc is not None and subject is not None:
+        # A game that failed a field check is still cross-checked, as far as it is sound
+        # (check/partial.py): every problem in one run. Where a field check or the reader
+        # refused a value, nothing more is said (a duplicate key's first value is kept, and
+        # checked).
+        field_paths = {p.path for p in field_problems} | {
+            format_path(path) for path in doc.refused_paths
+        }
+        # A calculator is checked by compiling and running it: only a sound one can be.
+        scoring = not any(_under(path, {"scoring"}) for path in field_paths)
+        partial_run = game is None or site_partial
+        cross, settled = _cross_checks(subject, doc, stem, site, today, partial_run, scoring)
+        problems.extend(p for p in cross if game is not None or not _under(p.path, field_paths))
+        game = settled if game is not None else None
     return CheckedGame(doc, game, tuple(problems))
+
+
+def _cross_checks(
+    game: Game,
+    doc: Document,
+    stem: str,
+    site: SiteData | None,
+    today: dt.date,
+    partial: bool,
+    scoring: bool,
+) -> tuple[list[Problem], Game]:
+    """Every check of one game that needs more than its types, and the game with its
+    calculators' module settings; on a partial game (or site), each check that meets a refused
+    part is skipped, and the calculators' checks run only when ``scoring`` says they are
+    sound."""
+
+    def run(check: Callable[[], list[Problem]]) -> list[Problem]:
+        return guarded(check, partial)
+
+    problems = check_game(game, doc, stem, site, today, run)
+    module_problems = run(lambda: check_modules(game, doc))
+    problems.extend(module_problems)
+    if not module_problems:  # the calculators' module settings need modules that resolve
+        with_settings = run(lambda: [with_module_settings(game)])
+        game = with_settings[0] if with_settings else game
+    problems.extend(run(lambda: check_setup(game, doc)))
+    if scoring:
+        problems.extend(run(lambda: check_scoring(game, doc)))
+    problems.extend(run(lambda: check_text_links(game, doc)))
+    return problems, game
+
+
+def _under(path: str, places: set[str]) -> bool:
+    """Whether ``path`` is one of ``places`` or inside one (``faq[1].rules[0]`` in ``faq[1]``)."""
+    return any(
+        path == place or (place and path.startswith(place) and path[len(place)] in ".[")
+        for place in places
+    )
+
+
+def _sound_site(partial: SiteData | None) -> SiteData | None:
+    """A partial site's record when the parts the games are checked against are sound."""
+    if partial is None:
+        return None
+    try:
+        {m.id for m in partial.mechanics} | {t.id for t in partial.topics}
+        {language.code for language in partial.languages}
+    except AttributeError:
+        return None
+    return partial
 
 
 def _checked(
@@ -169,12 +259,13 @@ def _checked(
     display: str,
     stem: str,
     site: SiteData | None,
+    site_partial: bool,
     today: dt.date,
     cache: GameFileCache | None,
     key: str,
 ) -> CheckedGame:
     def check() -> CheckedGame:
-        return check_game_file(raw, display, stem, site, today)
+        return check_game_file(raw, display, stem, site, today, site_partial)
 
     return check() if cache is None else cache.get("checked", display, key, check)
 
@@ -224,15 +315,16 @@ def _parse(raw: bytes | None, display: str, problems: list[Problem]) -> Document
     if raw is None:
         return None
     try:
-        return load_yaml_bytes(raw, display)
+        doc = parse_yaml_bytes(raw, display)
     except DataError as error:
         problems.extend(error.problems)
         return None
+    problems.extend(doc.refused)  # a duplicate key, a bad date: the rest is still checked
+    return doc
 
 
 def _site_record(doc: Document | None, problems: list[Problem]) -> SiteData | None:
-    """The site's record, or None with its problems added. A wrong language list (a duplicate
-    code) is reported alone: every text checked against it would be a false problem."""
+    """The site's record, or None with its problems added; a wrong language list alone."""
     if doc is None:
         return None
     wrong_languages = language_list_problems(doc)

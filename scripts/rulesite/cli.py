@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from rulesite.errors import RulesiteError, UsageError
+from rulesite.errors import DataError, RulesiteError, UsageError
 from rulesite.project import Project
 from rulesite.terminal import printable
 
@@ -80,6 +80,11 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser(
         "validate", parents=[common], help="check every data file; write nothing"
     )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings as errors: list them and exit 1 (the tests of the shipped data)",
+    )
     validate.set_defaults(run=_validate)
 
     build = commands.add_parser(
@@ -131,6 +136,27 @@ def _parser() -> argparse.ArgumentParser:
         "schema", parents=[common], help="regenerate data/schema/*.schema.json"
     )
     schema.set_defaults(run=_schema)
+
+    card = commands.add_parser(
+        "card", parents=[common], help="keep games' parameter cards up to date from BoardGameGeek"
+    )
+    card_commands = card.add_subparsers(required=True, metavar="ACTION")
+    refresh = card_commands.add_parser(
+        "refresh",
+        parents=[common],
+        help="fill and update cards from BGG's XML API (token in RULESITE_BGG_TOKEN); shows "
+        "each file's diff before writing",
+    )
+    refresh.add_argument("slugs", nargs="*", metavar="SLUG", help="the games to refresh")
+    refresh.add_argument("--all", action="store_true", help="every game in data/games/")
+    refresh.add_argument("--yes", action="store_true", help="write without asking")
+    refresh.add_argument("--dry-run", action="store_true", help="show the diffs; write nothing")
+    refresh.add_argument(
+        "--ranks-csv",
+        metavar="FILE",
+        help="update only the ranks, from BGG's ranks dump (boardgames_ranks.csv); no token",
+    )
+    refresh.set_defaults(run=_card_refresh)
     return parser
 
 
@@ -138,8 +164,11 @@ def _validate(project: Project, args: argparse.Namespace) -> int:
     from rulesite.catalog import load_catalog
 
     catalog = load_catalog(project)
-    # Warnings (a verification date too old, a ruling citing no source) are on stderr like
-    # problems, but the data is valid: the exit status stays 0.
+    if args.strict and catalog.warnings:
+        # Reported as problems are: every one, located, and exit 1.
+        raise DataError(list(catalog.warnings))
+    # Warnings (a verification date too old, a ruling citing no source, a variant a glossary
+    # term says to avoid) are on stderr like problems, but the data is valid: exit status 0.
     for warning in catalog.warnings:
         print(warning, file=sys.stderr)
     count = len(catalog.warnings)
@@ -216,3 +245,11 @@ def _schema(project: Project, args: argparse.Namespace) -> int:
     for path in write_schemas(project):
         print(f"wrote {project.display(path)}")
     return 0
+
+
+def _card_refresh(project: Project, args: argparse.Namespace) -> int:
+    from rulesite.commands.card import Options, refresh_cards
+
+    ranks = Path(args.ranks_csv).resolve() if args.ranks_csv else None
+    options = Options(args.slugs, args.all, args.yes, args.dry_run, ranks)
+    return refresh_cards(project, options)

@@ -94,6 +94,12 @@ class Document:
     spellings: dict[KeyPath, str] = field(default_factory=dict)
     """How each unquoted value that YAML read as a boolean, number, date or null was written
     (``no`` for False), so messages can say what to quote."""
+    refused: tuple[Problem, ...] = ()
+    """What the reader refused while keeping the rest of the file (a duplicate key and its
+    value, a value that is not what it claims, such as the date 2026-13-01): the refused value
+    is left out (a duplicate) or read as nothing, and the field checks say nothing more there."""
+    refused_paths: frozenset[KeyPath] = frozenset()
+    """The key paths of :attr:`refused`: problems at or under them are follow-on noise."""
 
     def line_of(self, path: KeyPath) -> int | None:
         """The line of ``path`` or of its nearest ancestor that has one."""

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
+import types
+import typing
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from rulesite.check.partial import partial_record
 from rulesite.check.stubs import is_stub
 from rulesite.errors import Document, KeyPath, Problem
 from rulesite.model import (
@@ -28,23 +32,61 @@ def build_record(
 ) -> ModelT | None:
     """The record ``doc`` holds, or None with its problems added; ``context`` carries the
     site's language codes, which every text must have."""
+    return check_record(model, doc, problems, context)[0]
+
+
+def check_record(
+    model: type[ModelT],
+    doc: Document,
+    problems: list[Problem],
+    context: dict[str, Any] | None = None,
+) -> tuple[ModelT | None, ModelT | None]:
+    """The record ``doc`` holds and None, or, with its problems added, None and the partial
+    record of what passed (``check/partial.py``: the cross checks still run on it)."""
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__ if doc.data is not None else "nothing"
         problems.append(doc.problem((), f"expected a mapping of keys at the top level, got {kind}"))
-        return None
+        return None, None
     try:
-        return model.model_validate(doc.data, context=context)
+        record = model.model_validate(doc.data, context=context)
     except ValidationError as error:
-        problems.extend(_pydantic_problems(error, doc))
-        return None
+        items = error.errors(include_url=False)
+        problems.extend(_pydantic_problems(items, doc, model))
+        refused = [tuple(item["loc"]) for item in items]
+        return None, partial_record(model, doc.data, refused, context)
+    if doc.refused:  # the reader refused a value the model can do without (an optional date)
+        return None, record
+    return record, None
 
 
-def _pydantic_problems(error: ValidationError, doc: Document) -> Iterable[Problem]:
-    for item in error.errors(include_url=False):
-        loc: KeyPath = tuple(part for part in item["loc"] if part not in UNION_TAGS)
-        if is_stub(item.get("input")):
-            continue  # find_stubs reports it
-        yield doc.problem(loc, _message(item, loc, doc.spellings.get(loc)))
+def _pydantic_problems(items: list[Any], doc: Document, model: type[BaseModel]) -> list[Problem]:
+    located = [
+        (tuple(part for part in item["loc"] if part not in UNION_TAGS), item) for item in items
+    ]
+    # The reader said what is wrong with a value it refused; pydantic would only add "missing".
+    located = [
+        (loc, item)
+        for loc, item in located
+        if not any(loc[:end] in doc.refused_paths for end in range(len(loc) + 1))
+        and not is_stub(item.get("input"))  # find_stubs reports it
+    ]
+    misspelt = misspelt_keys(model, doc.data, [loc for loc, item in located if _unknown(item)])
+    missing_for = set(misspelt.values())
+    problems = []
+    for loc, item in located:
+        if item["type"] == "missing" and loc in missing_for:
+            continue  # said once, at the misspelling: "did you mean 'summary'?"
+        if loc in misspelt:
+            wanted = misspelt[loc][-1]
+            message = f"unknown key {loc[-1]!r}; did you mean {wanted!r}?"
+        else:
+            message = _message(item, loc, doc.spellings.get(loc))
+        problems.append(doc.problem(loc, message))
+    return problems
+
+
+def _unknown(item: Any) -> bool:
+    return bool(item["type"] == "extra_forbidden")
 
 
 _EXPECTED = {
@@ -83,6 +125,8 @@ def _message(item: Any, loc: KeyPath, spelled: str | None = None) -> str:
         return f"has {ctx['actual_length']:,} entries; at most {ctx['max_length']:,} here"
     if kind == "string_too_long":
         return f"text is {len(value):,} characters; at most {item['ctx']['max_length']:,} here"
+    if kind in ("enum", "literal_error") and isinstance(value, str) and "expected" in item["ctx"]:
+        return _not_a_choice(value, item["ctx"]["expected"])
     message = str(item["msg"])
     for prefix in ("Value error, ", "Assertion failed, "):
         message = message.removeprefix(prefix)
@@ -93,6 +137,14 @@ def _message(item: Any, loc: KeyPath, spelled: str | None = None) -> str:
     if kind in ("enum", "literal_error") and not isinstance(value, str):
         message += f", got {describe_value(value)}{_yaml_reading(value, spelled)}"
     return message
+
+
+def _not_a_choice(value: str, expected: str) -> str:
+    """``'rulebook' is not one of 'rules', 'faq', ... or 'reference'`` (and the likeliest)."""
+    choices = re.findall(r"'((?:[^'\\]|\\.)*)'", expected)
+    close = closest(value, choices)
+    hint = f"; did you mean {close!r}?" if close else ""
+    return f"{value!r} is not one of {expected}{hint}"
 
 
 def _wrong_type(expected: str, value: Any, spelled: str | None) -> str:
@@ -134,8 +186,88 @@ def duplicate_ids(doc: Document, key: str, ids: list[str], what: str) -> list[Pr
 def unknown_id(
     doc: Document, path: KeyPath, values: list[str], known: set[str], what: str
 ) -> list[Problem]:
-    return [
-        doc.problem((*path, index), f"unknown {what} {value!r}; define it in data/site.yaml")
-        for index, value in enumerate(values)
-        if value not in known
-    ]
+    """An id of ``data/site.yaml`` (a mechanic, a topic) that it does not define: most often a
+    slip of the keyboard, so the closest id is named, and defining a new one is advised only
+    when nothing is close."""
+    problems = []
+    for index, value in enumerate(values):
+        if value in known:
+            continue
+        close = closest(value, known)
+        advice = f"did you mean {close!r}?" if close else "define it in data/site.yaml"
+        problems.append(doc.problem((*path, index), f"unknown {what} {value!r}; {advice}"))
+    return problems
+
+
+def unknown_reference(what: str, ref: str, known: Iterable[str]) -> str:
+    """``no rule section with id 'turn-ordr' (did you mean 'turn-order'?)``, or the known ids
+    when none is close."""
+    ids = sorted(known)
+    close = closest(ref, ids)
+    hint = f"did you mean {close!r}?" if close else f"known: {', '.join(ids) or 'none'}"
+    return f"no {what} with id {ref!r} ({hint})"
+
+
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate a misspelling most likely meant, or None when none is close."""
+    found = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=CLOSE)
+    return found[0] if found else None
+
+
+CLOSE = 0.75
+"""How alike two names must be to suggest one for the other (difflib's ratio): catches a letter
+left out, doubled or swapped (``sumary``, ``bgg_rnak``, ``worker-placment``), not a different
+word."""
+
+
+def misspelt_keys(
+    model: type[BaseModel], data: Any, unknown: list[KeyPath]
+) -> dict[KeyPath, KeyPath]:
+    """Each unknown key that is a misspelling of a key its record knows and the file lacks,
+    with the path of the key it meant."""
+    found: dict[KeyPath, KeyPath] = {}
+    for loc in unknown:
+        fields = _fields_at(model, loc[:-1])
+        given = _mapping_at(data, loc[:-1])
+        if fields is None or given is None or not isinstance(loc[-1], str):
+            continue
+        absent = [name for name in fields if name not in given]
+        close = closest(loc[-1], absent)
+        if close is not None and close not in found.values():
+            found[loc] = (*loc[:-1], close)
+    return found
+
+
+def _fields_at(model: Any, path: KeyPath) -> list[str] | None:
+    """The keys of the record at ``path`` under ``model``, or None where that is not known."""
+    for part in path:
+        if isinstance(part, int):
+            if typing.get_origin(model) is not list:
+                return None
+            model = typing.get_args(model)[0]
+            continue
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return None
+        info = model.model_fields.get(part)
+        if info is None:
+            return None
+        model = info.annotation
+        if typing.get_origin(model) in (typing.Union, types.UnionType):
+            args = [arg for arg in typing.get_args(model) if arg is not type(None)]
+            model = args[0] if len(args) == 1 else None
+    if isinstance(model, type) and issubclass(model, BaseModel) and not _is_root(model):
+        return [info.alias or name for name, info in model.model_fields.items()]
+    return None
+
+
+def _is_root(model: type[BaseModel]) -> bool:
+    return "root" in model.model_fields
+
+
+def _mapping_at(data: Any, path: KeyPath) -> dict[str, Any] | None:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data if isinstance(data, dict) else None

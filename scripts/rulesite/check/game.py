@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
 
 from rulesite import markup
-from rulesite.check.fields import duplicate_ids, unknown_id
+from rulesite.check.fields import duplicate_ids, unknown_id, unknown_reference
 from rulesite.check.glossary import check_glossary
 from rulesite.check.provenance import check_provenance
 from rulesite.errors import Document, KeyPath, Problem
@@ -23,60 +23,119 @@ from rulesite.model import (
 )
 from rulesite.scoring.modules import module_setting_problems
 
+Run = Callable[[Callable[[], list[Problem]]], list[Problem]]
+"""How a check is run: directly, or guarded on a partial game (``check/partial.guarded``)."""
+
+
+def _direct(check: Callable[[], list[Problem]]) -> list[Problem]:
+    return check()
+
 
 def check_game(
-    game: Game, doc: Document, stem: str, site: SiteData | None, today: dt.date
+    game: Game,
+    doc: Document,
+    stem: str,
+    site: SiteData | None,
+    today: dt.date,
+    run: Run = _direct,
 ) -> list[Problem]:
-    """Cross checks of one game that types alone cannot express."""
-    problems: list[Problem] = []
-    if game.slug != stem:
-        problems.append(
-            doc.problem(("slug",), f"slug {game.slug!r} must equal the file name {stem!r}")
-        )
-    problems += duplicate_ids(doc, "rules", [r.id for r in game.rules], "rule section id")
-    problems += duplicate_ids(doc, "faq", [r.id for r in game.faq], "ruling id")
-    problems += duplicate_ids(doc, "glossary", [term.id for term in game.glossary], "glossary id")
-    problems += _glossary_anchors_taken(game, doc)
-    problems += check_glossary(game, doc, site.codes if site is not None else None)
-    problems += check_changes(game, doc, today)
-    rule_ids = {r.id for r in game.rules}
-    known = ", ".join(sorted(rule_ids))
-    for path, ref in _rule_references(game):
-        if ref not in rule_ids:
-            problems.append(doc.problem(path, f"no rule section with id {ref!r} (known: {known})"))
-    problems += check_provenance(game, doc, today)
-    if game.card.verified > today:
-        problems.append(
-            doc.problem(
-                ("card", "verified"), f"date {game.card.verified.isoformat()} is in the future"
+    """Cross checks of one game that types alone cannot express, each run through ``run``
+    (so that on a partial game one that meets a refused part is skipped, not the rest)."""
+    checks: list[Callable[[], list[Problem]]] = [
+        lambda: _slug_is_file_name(game, doc, stem),
+        lambda: duplicate_ids(doc, "rules", [r.id for r in game.rules], "rule section id"),
+        lambda: duplicate_ids(doc, "faq", [r.id for r in game.faq], "ruling id"),
+        lambda: _ruling_aliases(game, doc),
+        lambda: duplicate_ids(doc, "glossary", [term.id for term in game.glossary], "glossary id"),
+        lambda: _glossary_anchors_taken(game, doc),
+        lambda: check_glossary(game, doc, site.codes if site is not None else None),
+        lambda: check_changes(game, doc, today),
+        lambda: _rule_references_resolve(game, doc),
+        lambda: check_provenance(game, doc, today),
+        lambda: _card_checks(game, doc, today),
+    ]
+    if site is not None:
+        mechanics = {m.id for m in site.mechanics}
+        topics = {t.id for t in site.topics}
+        checks.append(
+            lambda: unknown_id(
+                doc, ("card", "mechanics"), game.card.mechanics, mechanics, "mechanic"
             )
         )
-    if game.card.best_players.min < game.card.players.min or (
-        game.card.best_players.max > game.card.players.max
-    ):
+        for index, ruling in enumerate(game.faq):
+            checks.append(
+                lambda index=index, ruling=ruling: unknown_id(
+                    doc, ("faq", index, "tags"), ruling.tags, topics, "topic"
+                )
+            )
+    return [problem for check in checks for problem in run(check)]
+
+
+def _slug_is_file_name(game: Game, doc: Document, stem: str) -> list[Problem]:
+    if game.slug == stem:
+        return []
+    return [doc.problem(("slug",), f"slug {game.slug!r} must equal the file name {stem!r}")]
+
+
+def _rule_references_resolve(game: Game, doc: Document) -> list[Problem]:
+    rule_ids = {r.id for r in game.rules}
+    return [
+        doc.problem(path, unknown_reference("rule section", ref, rule_ids))
+        for path, ref in _rule_references(game)
+        if ref not in rule_ids
+    ]
+
+
+def _card_checks(game: Game, doc: Document, today: dt.date) -> list[Problem]:
+    problems = []
+    card = game.card
+    if getattr(card, "verified", today) > today:
+        message = f"date {card.verified.isoformat()} is in the future"
+        problems.append(doc.problem(("card", "verified"), message))
+    if card.best_players.min < card.players.min or card.best_players.max > card.players.max:
         problems.append(
             doc.problem(
                 ("card", "best_players"),
                 "best player count lies outside the supported player count",
             )
         )
-    if site is not None:
-        problems += unknown_id(
-            doc,
-            ("card", "mechanics"),
-            game.card.mechanics,
-            {m.id for m in site.mechanics},
-            "mechanic",
-        )
-        for index, ruling in enumerate(game.faq):
-            problems += unknown_id(
-                doc, ("faq", index, "tags"), ruling.tags, {t.id for t in site.topics}, "topic"
-            )
     return problems
 
 
 MAX_MODULE_ID = 40
 """Longest module id: a calculator that uses the module gets a setting of that name."""
+
+
+def check_slug_aliases(games: list[Game], documents: dict[str, Document]) -> list[Problem]:
+    """A game's earlier slug is no game's slug and no other earlier slug: an old URL must
+    redirect to one game, and never hide a live page."""
+    problems = []
+    owner = {game.slug: game.slug for game in games}
+    for game in games:
+        for position, alias in enumerate(game.aliases):
+            taken = owner.get(alias)
+            if taken is not None:
+                what = "the slug" if taken == alias else "an earlier slug"
+                message = f"{alias!r} is already {what} of game {taken!r}"
+                problems.append(documents[game.slug].problem(("aliases", position), message))
+            else:
+                owner[alias] = game.slug
+    return problems
+
+
+def _ruling_aliases(game: Game, doc: Document) -> list[Problem]:
+    """A ruling's earlier id names no other ruling: an old link must land on one ruling."""
+    problems = []
+    owner = {ruling.id: f"faq[{index}]" for index, ruling in enumerate(game.faq)}
+    for index, ruling in enumerate(game.faq):
+        for position, alias in enumerate(ruling.aliases):
+            taken = owner.get(alias)
+            if taken is not None:
+                message = f"{alias!r} is already the id or an earlier id of {taken}"
+                problems.append(doc.problem(("faq", index, "aliases", position), message))
+            else:
+                owner[alias] = f"faq[{index}]"
+    return problems
 
 
 def check_modules(game: Game, doc: Document) -> list[Problem]:
@@ -149,7 +208,7 @@ def _texts(value: Any, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
             yield (*path, lang), text
     elif isinstance(value, BaseModel):
         for name in type(value).model_fields:
-            yield from _texts(getattr(value, name), (*path, name))
+            yield from _texts(getattr(value, name, None), (*path, name))  # partial: may lack it
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _texts(item, (*path, index))
@@ -159,25 +218,34 @@ def _texts(value: Any, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
 
 
 def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
-    """Every place a game points at one of its rule sections, with the id it names."""
+    """Every place a game points at one of its rule sections, with the id it names.
+
+    A record the field checks refused part of (a partial game) simply has no references there.
+    """
     for index, ruling in enumerate(game.faq):
-        for ref_index, ref in enumerate(ruling.rules):
+        for ref_index, ref in enumerate(_part(ruling, "rules", [])):
             yield ("faq", index, "rules", ref_index), ref
     for index, calc in enumerate(game.scoring):
-        yield ("scoring", index, "rule"), calc.rule
-        for kind, items in (("inputs", calc.inputs), ("terms", calc.terms)):
-            for item_index, item in enumerate(items):
-                if item.rule is not None:
+        if _part(calc, "rule", None) is not None:
+            yield ("scoring", index, "rule"), calc.rule
+        for kind in ("inputs", "terms"):
+            for item_index, item in enumerate(_part(calc, kind, [])):
+                if _part(item, "rule", None) is not None:
                     yield ("scoring", index, kind, item_index, "rule"), item.rule
     for index, table in enumerate(game.setup):
-        if table.rule is not None:
+        if _part(table, "rule", None) is not None:
             yield ("setup", index, "rule"), table.rule
     for index, change in enumerate(game.changes):
-        for ref_index, ref in enumerate(change.rules):
+        for ref_index, ref in enumerate(_part(change, "rules", [])):
             yield ("changes", index, "rules", ref_index), ref
     for index, term in enumerate(game.glossary):
-        for ref_index, ref in enumerate(term.rules):
+        for ref_index, ref in enumerate(_part(term, "rules", [])):
             yield ("glossary", index, "rules", ref_index), ref
+
+
+def _part(record: Any, name: str, default: Any) -> Any:
+    """A field of a record, or ``default`` where a partial record lacks it."""
+    return getattr(record, name, default)
 
 
 GLOSSARY_ANCHOR = "glossary"
@@ -210,7 +278,6 @@ def check_changes(game: Game, doc: Document, today: dt.date) -> list[Problem]:
     ruling it names exists (rule sections are checked with the other rule references)."""
     problems = duplicate_ids(doc, "changes", [c.id for c in game.changes], "change id")
     ruling_ids = {r.id for r in game.faq}
-    known = ", ".join(sorted(ruling_ids)) or "none"
     for index, change in enumerate(game.changes):
         where = ("changes", index)
         if change.date > today:
@@ -233,7 +300,7 @@ def check_changes(game: Game, doc: Document, today: dt.date) -> list[Problem]:
                 problems.append(
                     doc.problem(
                         (*where, "faq", ref_index),
-                        f"no FAQ ruling with id {ref!r} (known: {known})",
+                        unknown_reference("FAQ ruling", ref, ruling_ids),
                     )
                 )
     return problems

@@ -21,12 +21,15 @@ def check_glossary(game: Game, doc: Document, languages: Iterable[str] | None) -
     owner: dict[tuple[str, str], int] = {}
     for index, term in enumerate(game.glossary):
         if known is not None:
-            for lang in term.aliases:
+            for key, lang in [
+                *(("aliases", k) for k in term.aliases),
+                *(("avoid", k) for k in term.avoid),
+            ]:
                 if lang not in known:
                     message = (
                         f"unknown language {lang!r} (the site's languages are {', '.join(known)})"
                     )
-                    problems.append(doc.problem(("glossary", index, "aliases", lang), message))
+                    problems.append(doc.problem(("glossary", index, key, lang), message))
         own: set[tuple[str, str]] = set()
         for path, lang, word in _spellings(term):
             key = (lang, _normal(word))
@@ -42,6 +45,26 @@ def check_glossary(game: Game, doc: Document, languages: Iterable[str] | None) -
                 own.add(key)
                 continue
             problems.append(doc.problem(("glossary", index, *path), message))
+    problems += _avoided_names(game, owner, doc)
+    return problems
+
+
+def _avoided_names(game: Game, owner: dict[tuple[str, str], int], doc: Document) -> list[Problem]:
+    """A variant to avoid is never a name or alias of the game's terms: the pages would be
+    told not to use the word they must use."""
+    problems = []
+    for index, term in enumerate(game.glossary):
+        for lang, words in term.avoid.items():
+            for position, word in enumerate(words):
+                named = owner.get((lang, _normal(word)))
+                if named is not None:
+                    message = (
+                        f"{word!r} names glossary[{named}] ({game.glossary[named].id}); "
+                        "a word to avoid cannot also be a term's name or alias"
+                    )
+                    problems.append(
+                        doc.problem(("glossary", index, "avoid", lang, position), message)
+                    )
     return problems
 
 

@@ -87,8 +87,7 @@ def citation_verified(citation: Citation, sources: dict[str, Source]) -> dt.date
 
 
 def cited_verified(game: Game, cites: list[Citation]) -> dt.date | None:
-    """The oldest of the citations' dates; None without citations (validated data gives every
-    citation a date)."""
+    """The oldest of the citations' recorded dates; None when none of them has one."""
     sources = sources_by_id(game)
     dates = [d for c in cites if (d := citation_verified(c, sources)) is not None]
     return min(dates, default=None)
@@ -98,12 +97,12 @@ def cited_verified(game: Game, cites: list[Citation]) -> dt.date | None:
 
 
 def check_provenance(game: Game, doc: Document, today: dt.date) -> list[Problem]:
-    """Source ids unique, citations resolve and have a date, no date in the future, no check
-    before the source was issued."""
+    """Source ids unique, citations resolve, no date in the future, no check before the source
+    was issued."""
     problems = _source_problems(game, doc, today)
     sources = sources_by_id(game)
     for path, citation in citations(game):
-        problems += _citation_problems(citation, path, game, sources, doc, today)
+        problems += _citation_problems(citation, path, sources, doc, today)
     for path, cites in _citing_lists(game):
         problems += _cited_twice(cites, path, doc)
     return problems
@@ -134,7 +133,6 @@ def _source_problems(game: Game, doc: Document, today: dt.date) -> list[Problem]
 def _citation_problems(
     citation: Citation,
     path: KeyPath,
-    game: Game,
     sources: dict[str, Source],
     doc: Document,
     today: dt.date,
@@ -152,12 +150,8 @@ def _citation_problems(
                 f"{citation.source!r} was issued ({source.issued.isoformat()})"
             )
             problems.append(doc.problem((*path, "verified"), message))
-    elif source.verified is None:
-        message = (
-            f"no verified date: give this citation a `verified` date, or source "
-            f"{citation.source!r} one (sources[{game.sources.index(source)}].verified)"
-        )
-        problems.append(doc.problem(path, message))
+    # No date at all is fine: a date is shown only where one is recorded (never inherited
+    # from the card's check date), and staleness works from the dates that exist.
     return problems
 
 
@@ -191,7 +185,7 @@ def citations(record: BaseModel, path: KeyPath = ()) -> Iterator[tuple[KeyPath, 
     """Every citation in a record, with its key path; whichever record holds it (rule
     sections, rulings, and records added later that cite sources too)."""
     for name in type(record).model_fields:
-        value = getattr(record, name)
+        value = getattr(record, name, None)  # a partial record may lack it
         yield from _citations_in(value, (*path, name))
 
 
@@ -210,7 +204,7 @@ def _citations_in(value: object, path: KeyPath) -> Iterator[tuple[KeyPath, Citat
 def _citing_lists(record: BaseModel, path: KeyPath = ()) -> Iterator[tuple[KeyPath, list]]:
     """Every list of citations in a record, with its key path."""
     for name in type(record).model_fields:
-        value = getattr(record, name)
+        value = getattr(record, name, None)  # a partial record may lack it
         yield from _lists_in(value, (*path, name))
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import functools
 import re
 import types
 import typing
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -93,24 +95,30 @@ def game_stub_text(slug: str, languages: tuple[str, ...]) -> str:
 
 def _stub_record(model: type[BaseModel], languages: tuple[str, ...]) -> dict[str, Any]:
     return {
-        name: _stub(field.annotation, field, languages)
+        name: _stub(field.annotation, field, languages, f"{model.__name__}.{name}")
         for name, field in model.model_fields.items()
         if field.is_required()
     }
 
 
-def _stub(annotation: Any, field: FieldInfo | None, languages: tuple[str, ...]) -> Any:
-    """A stub value of ``annotation``: a text starting with STUB_MARKER wherever a value goes."""
+def _stub(
+    annotation: Any, field: FieldInfo | None, languages: tuple[str, ...], key: str = ""
+) -> Any:
+    """A stub value of ``annotation``: a text starting with STUB_MARKER wherever a value goes;
+    a text's stub says what belongs there in its own language where ``stub_hints.yaml`` can."""
     annotation = _unwrap(annotation)
     hint = _hint(field)
     if isinstance(annotation, type) and issubclass(annotation, Text):
-        return {code: f"{STUB_MARKER} {hint}" for code in languages}
+        hints = stub_hints().get(key, {})
+        return {code: f"{STUB_MARKER} {hints.get(code, hint)}" for code in languages}
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return _stub_record(annotation, languages)
     origin = typing.get_origin(annotation)
     if origin is list:
         (item,) = typing.get_args(annotation) or (str,)
-        return [_stub(item, None, languages) if field is None else _item(item, field, languages)]
+        if field is None:
+            return [_stub(item, None, languages)]
+        return [_item(item, field, languages, key)]
     if origin is dict:
         return {}
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
@@ -121,13 +129,23 @@ def _stub(annotation: Any, field: FieldInfo | None, languages: tuple[str, ...]) 
     return f"{STUB_MARKER} {hint}"
 
 
-def _item(item: Any, field: FieldInfo, languages: tuple[str, ...]) -> Any:
+def _item(item: Any, field: FieldInfo, languages: tuple[str, ...], key: str) -> Any:
     """The first entry of a required list, described by the list's own field."""
     item = _unwrap(item)
     is_text = isinstance(item, type) and issubclass(item, Text)
     if isinstance(item, type) and issubclass(item, BaseModel) and not is_text:
         return _stub(item, None, languages)
-    return _stub(item, field, languages)
+    return _stub(item, field, languages, key)
+
+
+@functools.cache
+def stub_hints() -> dict[str, dict[str, str]]:
+    """``stub_hints.yaml``: the stubs' hints by ``Record.field`` and language code."""
+    text = resources.files("rulesite.commands").joinpath("stub_hints.yaml").read_text("utf-8")
+    hints = yaml.safe_load(text) or {}
+    return {
+        key: {code: str(hint) for code, hint in by_code.items()} for key, by_code in hints.items()
+    }
 
 
 def _unwrap(annotation: Any) -> Any:

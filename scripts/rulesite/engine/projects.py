@@ -30,6 +30,7 @@ from rulesite.catalog import Catalog
 from rulesite.check.images import copy_images
 from rulesite.engine.export import write_export
 from rulesite.engine.feed import write_feed
+from rulesite.engine.redirects import write_redirects
 from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, write_synonyms
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import Language, SiteData
@@ -246,6 +247,8 @@ def write_projects(
         write_synonyms(catalog.games, language.lang, language.root / SYNONYMS_FILE)
         # Static files MkDocs copies as they are: the feed per language, the JSON export once.
         write_feed(language.docs_dir, catalog, language.language, config)
+        # And the old URLs of renamed games, each a page that sends the reader on.
+        write_redirects(language.docs_dir, catalog, language.language, config)
         if registry.published_in(registry.kind("api-index"), language.language, root):
             write_export(language.docs_dir, catalog, config)
         # Pictures the pages show (checked by images.py): each language's site has its own copy.

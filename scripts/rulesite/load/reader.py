@@ -181,6 +181,20 @@ def yaml_files(folder: Path, display: str) -> tuple[list[Path], list[Problem]]:
 
 def load_yaml_bytes(raw: bytes, display: str) -> Document:
     """Parse YAML bytes; raise :class:`DataError` on anything but plain, safe YAML."""
+    doc = parse_yaml_bytes(raw, display)
+    if doc.refused:
+        raise DataError(list(doc.refused))
+    return doc
+
+
+def parse_yaml_bytes(raw: bytes, display: str) -> Document:
+    """Parse YAML bytes, keeping what can be kept: raise :class:`DataError` only when the file
+    as a whole cannot be read (not UTF-8, a syntax error, aliases, too deep).
+
+    A duplicate key, a bad tag or a value that is not what it claims to be (``2026-13-01``) is a
+    problem of that one place, listed in the document's ``refused``; the rest of the file is
+    still checked, so one slip does not hide every other problem (``catalog.py``).
+    """
     if len(raw) > MAX_FILE_BYTES:
         raise DataError([Problem(display, None, "", _too_big(len(raw)))])
     try:
@@ -290,6 +304,7 @@ class _Builder:
         self.lines: dict[KeyPath, int] = {}
         self.spellings: dict[KeyPath, str] = {}
         self.problems: list[Problem] = []
+        self.refused_paths: set[KeyPath] = set()
         self.stack: list[_Frame] = []
         self.skipping = 0
         self.documents = 0
@@ -304,11 +319,18 @@ class _Builder:
             more = f" ({self.aliases} in this file)" if self.aliases > 1 else ""
             message = f"YAML aliases (*name) are not allowed{more}; write values out"
             raise DataError([Problem(self.display, self.first_alias, "", message)])
-        if self.problems:
-            raise DataError(self.problems)
         if self.documents == 0:
             raise DataError([Problem(self.display, None, "", "file is empty")])
-        return Document(self.display, self.root, self.lines, self.spellings)
+        if self.documents > 1:  # a second document is a syntax slip: nothing is trusted
+            raise DataError(self.problems)
+        return Document(
+            self.display,
+            self.root,
+            self.lines,
+            self.spellings,
+            tuple(self.problems),
+            frozenset(self.refused_paths),
+        )
 
     def feed(self, event: yaml.Event) -> None:
         line = event.start_mark.line + 1
@@ -348,7 +370,7 @@ class _Builder:
         self.lines.setdefault(path, line)
         is_map = isinstance(event, yaml.MappingStartEvent)
         if event.tag not in (None, "!", _MAP_TAG if is_map else _SEQ_TAG):
-            self._add(line, path, f"tag {event.tag!r} is not allowed (plain YAML only)")
+            self._add(line, path, f"tag {event.tag!r} is not allowed (plain YAML only)", True)
             self._place(None)
             self.skipping = 1
             return
@@ -436,26 +458,33 @@ class _Builder:
         if tag == _STR_TAG:
             if _SURROGATE.search(event.value):
                 self._add(
-                    line, path, "contains a lone surrogate escape (\\ud800–\\udfff); remove it"
+                    line,
+                    path,
+                    "contains a lone surrogate escape (\\ud800–\\udfff); remove it",
+                    True,
                 )
                 return None
             return event.value
         if tag not in _PLAIN_TAGS:
-            self._add(line, path, f"tag {tag!r} is not allowed (plain YAML only)")
+            self._add(line, path, f"tag {tag!r} is not allowed (plain YAML only)", True)
             return None
         node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
             value = SafeConstructor.yaml_constructors[tag](self._constructor, node)
         except ValueError as exc:
-            self._add(line, path, f"invalid value: {exc}")
+            self._add(line, path, f"invalid value: {exc}", True)
             return None
         except (KeyError, AttributeError, TypeError):  # e.g. `!!bool maybe`, `!!timestamp x`
             short = tag.replace("tag:yaml.org,2002:", "!!")
-            self._add(line, path, f"invalid value: {event.value!r} is not a valid {short}")
+            self._add(line, path, f"invalid value: {event.value!r} is not a valid {short}", True)
             return None
         if event.tag is None and event.implicit[0]:
             self.spellings[path] = event.value
         return value
 
-    def _add(self, line: int, path: KeyPath, message: str) -> None:
+    def _add(self, line: int, path: KeyPath, message: str, value: bool = False) -> None:
+        """A problem at ``path``; with ``value``, the value there was refused (read as nothing)
+        and the field checks stay silent about it."""
+        if value:
+            self.refused_paths.add(path)
         self.problems.append(Problem(self.display, line, format_path(path), message))

@@ -49,3 +49,7 @@ class Game(Record):
     modules: list[Module] = Field(default_factory=list, max_length=30)
     """Expansions, variants, modes and promos, covered or not (``coverage.excludes`` still says
     in words what is left out)."""
+    aliases: list[Slug] = Field(default_factory=list, max_length=10)
+    """Earlier slugs of this game, after a rename: each old URL (``/games/<old>/`` and every
+    tab under it, in every language) becomes a small page that sends readers on to the
+    current one, ``#anchor`` included. Never another game's slug or earlier slug."""

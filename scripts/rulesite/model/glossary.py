@@ -47,6 +47,13 @@ class GlossaryTerm(Record):
     """Other names players use, per language code (``zh: [平局, 并列]``): synonyms, a
     Simplified spelling of a Traditional title, a short form; at most 20 per language. Search
     treats them as the name; the glossary lists them."""
+    avoid: dict[str, Annotated[list[GlossaryAlias], Field(max_length=20)]] = Field(
+        default_factory=dict
+    )
+    """Variants not to write, per language code (``zh: [影子玩家]``): other words for the same
+    thing that the pages must not use, so one thing has one name. `rulesite validate` warns
+    about every text of the game that uses one (an error with ``--strict``); search does not
+    learn them."""
     definition: Text
     """What the term means, in a sentence or two."""
     rules: list[Slug] = Field(default_factory=list, max_length=10)

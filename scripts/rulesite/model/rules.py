@@ -28,6 +28,7 @@ class ModuleKind(StrEnum):
     variant = "variant"
     mode = "mode"
     promo = "promo"
+    kickstarter = "kickstarter"
 
 
 class Module(Record):
@@ -39,7 +40,8 @@ class Module(Record):
     name: ShortText
     """Name as shown on the module's tag and in the overview's list."""
     kind: ModuleKind
-    """expansion, variant, mode (solo, two players...) or promo."""
+    """expansion, variant, mode (solo, two players...), promo, or kickstarter (content sold
+    only through the game's Kickstarter campaign: Kickstarter-exclusive modules)."""
     in_scope: Annotated[bool, Strict()]
     """True when the pages cover it (its rules, rulings and scoring lines may be tagged with it);
     false when it is only listed as not covered."""

@@ -17,7 +17,12 @@ class Ruling(Record):
     """One FAQ ruling: a question players ask and the answer the rules give."""
 
     id: Slug
-    """Stable anchor of the ruling, the same in both languages; never change it once published."""
+    """Stable anchor of the ruling, the same in both languages; to rename it, move the old id
+    to ``aliases``."""
+    aliases: list[Slug] = Field(default_factory=list, max_length=10)
+    """Earlier ids of this ruling: the FAQ page keeps each as an anchor that lands on it (in
+    every language), so links already shared still work; feeds and the JSON export use
+    ``id``. Unique among the game's ruling ids and aliases."""
     question: ShortText
     """The question, as a player would ask it."""
     answer: LongText

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import (
-    HttpUrl,
-)
+from pydantic import HttpUrl, StringConstraints
 
-from rulesite.model.base import CalendarDate, Record, ShortText, Slug, Text
+from rulesite.model.base import CalendarDate, NonBlank, Record, ShortText, Slug, Text
+
+VersionLabel = Annotated[NonBlank, StringConstraints(max_length=40)]
+"""A source's own version label, as printed (one line, at most 40 characters)."""
 
 
 class SourceKind(StrEnum):
@@ -16,6 +18,7 @@ class SourceKind(StrEnum):
 
     rules = "rules"
     faq = "faq"
+    errata = "errata"
     ruling = "ruling"
     community = "community"
     reference = "reference"
@@ -28,22 +31,31 @@ class Source(Record):
     """Name a citation uses (``cites: [{source: <id>}]``), unique within the game; needed only
     to cite the source."""
     kind: SourceKind
-    """rules: the publisher's rulebook; faq: an official FAQ or errata; ruling: a publisher's or
+    """rules: the publisher's rulebook; faq: an official FAQ; errata: an official correction of
+    the rules (an erratum is its own source, not part of the FAQ); ruling: a publisher's or
     designer's ruling (an answer by mail or in a forum); community: players' notes; reference:
-    a catalogue such as BGG."""
+    a catalogue such as BGG or a publisher's product page."""
     name: ShortText
     """Name of the source as shown (title, publisher, version)."""
     url: HttpUrl | None = None
     """Link; leave out when there is no stable public address."""
+    version: VersionLabel | None = None
+    """The version label the source prints on itself, exactly as printed (``2026-06-03-EN``);
+    a label, not a date, even when it looks like one: give ``issued`` only when the source
+    states an issue date."""
     issued: CalendarDate | None = None
-    """Date the source was published or last revised, when the source gives one (YYYY-MM-DD);
-    not in the future."""
+    """Date the source says it was published or last revised (YYYY-MM-DD), only when it states
+    one; not in the future."""
     verified: CalendarDate | None = None
-    """Date someone last checked the source itself: still available, still this version
-    (YYYY-MM-DD); not before ``issued``, not in the future. Citations without a date of their
-    own take this one."""
+    """Date this source itself was checked, only when one is recorded for it (YYYY-MM-DD); not
+    before ``issued``, not in the future. Never copied from the card's check date: a source
+    without one shows none."""
+    background: bool = False
+    """True for a background reference (BGG, community notes) used only for the introduction
+    and the card, not for the rules: the overview lists it under its own heading."""
     note: Text | None = None
-    """What the source was used for."""
+    """What the source was used for, and anything readers need to know about the copy read
+    (a mirror, an older version)."""
 
 
 class Citation(Record):
@@ -55,9 +67,9 @@ class Citation(Record):
     """Page or section in the source, in both languages (第 8–9 页 / pp. 8–9); leave out when
     the source gives no page or section for it."""
     verified: CalendarDate | None = None
-    """Date this point was last checked against the source (YYYY-MM-DD), when it differs from
-    the source's ``verified``; not before the source's ``issued``, not in the future. A
-    citation needs a date: its own or its source's."""
+    """Date this point was last checked against the source (YYYY-MM-DD), only when one is
+    recorded; not before the source's ``issued``, not in the future. Without it the citation
+    takes its source's ``verified``, and without that it shows no date."""
 
 
 class LearningKind(StrEnum):

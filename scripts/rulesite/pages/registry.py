@@ -17,6 +17,7 @@ What a kind is (its paths and URL forms) is ``kind.py``; what each template is g
 from __future__ import annotations
 
 import functools
+import posixpath
 from typing import Any
 
 from rulesite.model import Game, Language
@@ -211,6 +212,22 @@ def tabs_of(game: Game) -> tuple[PageKind, ...]:
 def game_kinds(game: Game) -> tuple[PageKind, ...]:
     """The pages rendered for ``game``, in order."""
     return tuple(k for k in rendered_kinds(Scope.GAME) if k.exists_for(game))
+
+
+def redirects(game: Game, directory_urls: bool = True) -> list[tuple[str, str]]:
+    """The old pages of a renamed game: (the file an earlier slug's page was, under a
+    language's root; where it points now, relative to that file's folder), one per tab the
+    game has, for each of its ``aliases``."""
+    found = []
+    for alias in game.aliases:
+        for tab in tabs_of(game):
+            old = tab.site_file(alias, directory_urls)
+            new = tab.url(game.slug, directory_urls)
+            folder = posixpath.dirname(old) or "."
+            target = posixpath.relpath(new or ".", folder)
+            # A folder URL keeps its slash; the current page of a file URL is its file.
+            found.append((old, target + "/" if new.endswith("/") else target))
+    return found
 
 
 def nav_sources() -> list[str]:

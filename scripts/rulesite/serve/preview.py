@@ -61,6 +61,7 @@ from rulesite.project import Project
 from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
 from rulesite.render.cache import ContentCache, render_cached
 from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
+from rulesite.serve.overlay import Problems
 from rulesite.serve.plan import Plan, page_output, plan_language
 from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
@@ -82,7 +83,7 @@ def serve(project: Project, dev_addr: str) -> None:
         preview = Preview(project, Path(scratch))
         versions = Versions()
         # The address first: a mistake in it is told at once, not after a whole build.
-        server = open_server(dev_addr, preview.site, versions, _say)
+        server = open_server(dev_addr, preview.site, versions, _say, preview.problems.overlay)
         try:
             preview.start()
         except BaseException:
@@ -135,6 +136,8 @@ class Preview:
         """Languages whose site may not match ``content/``: built whole next time."""
         self.languages: dict[str, Language] = {}
         """The site's languages by code, as ``data/site.yaml`` last declared them."""
+        self.problems = Problems()
+        """What the last rebuild could not get past: shown over every page (the overlay)."""
 
     def start(self) -> None:
         """The first, whole build; problems are raised, as ``rulesite build`` raises them."""
@@ -151,14 +154,17 @@ class Preview:
         for retrying in (False, True):
             try:
                 self.update()
+                self.problems.clear()
                 return
             except DataError as error:
                 _say("rulesite: data has errors; the preview keeps the last good pages")
                 _say_lines(error.lines())
+                self.problems.set(error.lines())  # the browser says the same (the overlay)
                 return
             except RulesiteError as error:
                 _say("rulesite: cannot rebuild; the preview keeps the last good pages")
                 _say_lines(error.lines())
+                self.problems.set(error.lines())
                 return
             except Exception as error:  # reported, then retried: see above
                 then = "waiting for the next change" if retrying else "trying again"
@@ -168,6 +174,8 @@ class Preview:
                 )
                 if not retrying:
                     time.sleep(RETRY_SECONDS)
+                else:
+                    self.problems.set([f"rebuilding failed: {type(error).__name__}: {error}"])
 
     def update(self, progress: Callable[[str], None] | None = None) -> None:
         """Validate, render, write what changed, build it and publish it into ``site/``."""

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rulesite.errors import UsageError
+from rulesite.serve.no_worker import UNREGISTER_SCRIPT, is_worker
 from rulesite.terminal import printable
 
 RELOAD_PATH = "/.rulesite/reload"
@@ -83,14 +84,18 @@ def parse_address(dev_addr: str) -> tuple[str, int]:
 
 
 def open_server(
-    dev_addr: str, site: Path, versions: Versions, log: Callable[[str], None]
+    dev_addr: str,
+    site: Path,
+    versions: Versions,
+    log: Callable[[str], None],
+    overlay: Callable[[], bytes] = lambda: b"",
 ) -> http.server.ThreadingHTTPServer:
     """The server of ``--dev-addr``, bound before anything is built: a user's mistake in the
     address (malformed, a port in use, a host that does not resolve) is one line and exit 2."""
     host, port = parse_address(dev_addr)
     shown = printable(dev_addr)
     try:
-        return make_server(host, port, site, versions, log)
+        return make_server(host, port, site, versions, log, overlay)
     except socket.gaierror as error:
         reason = f"host {printable(host)} cannot be resolved ({error.strerror})"
     except OverflowError:
@@ -108,10 +113,20 @@ def open_server(
 
 
 def make_server(
-    host: str, port: int, site: Path, versions: Versions, log: Callable[[str], None]
+    host: str,
+    port: int,
+    site: Path,
+    versions: Versions,
+    log: Callable[[str], None],
+    overlay: Callable[[], bytes] = lambda: b"",
 ) -> http.server.ThreadingHTTPServer:
     """A server of ``site`` on ``host:port`` (not started: call ``serve_forever``); an IPv6
-    address (``::1``) gets an IPv6 socket."""
+    address (``::1``) gets an IPv6 socket.
+
+    ``overlay`` gives what to add to each page besides the reload script: the error overlay
+    while the data has problems (``serve/overlay.py``). No page installs the offline worker
+    (``serve/no_worker.py``).
+    """
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         """Files of the site; HTML with the reload script; the site's 404 page."""
@@ -141,6 +156,8 @@ def make_server(
             url = urllib.parse.urlsplit(self.path)
             if url.path == RELOAD_PATH:
                 return self._answer_reload(url.query)
+            if is_worker(url.path):
+                return self.send_error(404)
             path = Path(self.translate_path(self.path))
             if path.is_dir() and url.path.endswith("/"):
                 path = path / "index.html"
@@ -160,6 +177,7 @@ def make_server(
             except OSError:
                 return self.send_error(404)
             script = (_RELOAD_SCRIPT % (versions.current, RELOAD_PATH)).encode()
+            script += UNREGISTER_SCRIPT + overlay()
             at = html.rfind(b"</body>")
             html = html[:at] + script + html[at:] if at >= 0 else html + script
             self._send(status, "text/html; charset=utf-8", html)

@@ -22,3 +22,22 @@
   document.addEventListener("auxclick", carryHash, true);
   document.addEventListener("focusin", carryHash, true);
 })();
+// rulesite: an old link to a renamed ruling (its earlier id, kept as an anchor inside the
+// ruling) lands on the ruling's heading, and the address shows the current id.
+(function () {
+  "use strict";
+  function followAlias() {
+    var id = window.location.hash.slice(1);
+    if (!id) return;
+    try { id = decodeURIComponent(id); } catch (error) { return; }
+    var alias = document.getElementById(id);
+    var current = alias && alias.getAttribute("data-rs-alias-of");
+    var heading = current && document.getElementById(current);
+    if (!heading) return;
+    // A fragment navigation that replaces this history entry: the heading becomes :target, so
+    // the theme's scroll margin keeps it clear of the sticky header.
+    window.location.replace("#" + encodeURIComponent(current));
+  }
+  followAlias();
+  window.addEventListener("hashchange", followAlias);
+})();

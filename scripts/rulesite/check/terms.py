@@ -1,0 +1,103 @@
+"""One term per thing: texts that use a variant a glossary term says to avoid.
+
+A glossary term may list, per language, variants to avoid (``avoid: {zh: [影子玩家]}``). Every
+text of the game is searched for them, and the site's mechanic and topic labels for those of
+every game (a label is shared by all games). A hit is a warning of `rulesite validate`, located
+at the text: ``data/games/nations.yaml:212: rules[7].body.zh: 影子玩家 — the glossary term is
+影子对手 (glossary[shadow])``; with ``--strict`` (and in the tests of the shipped data) it is an
+error.
+
+Where a variant is part of the term's own name or of one of its aliases (avoiding 影子 while the
+term is 影子对手), the occurrences inside those words are not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from rulesite.errors import Document, KeyPath, Problem
+from rulesite.model import Game, GlossaryTerm, SiteData, Text
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A word to avoid in one language, and the term to write instead."""
+
+    lang: str
+    word: str
+    term: GlossaryTerm
+    owner: str
+    """Where the term is declared, as the message names it (``glossary[shadow]``)."""
+
+    def found_in(self, text: str) -> bool:
+        """Whether ``text`` uses the variant outside the term's own name and aliases."""
+        for keep in self._own_words():
+            if self.word in keep:
+                text = text.replace(keep, "")
+        return self.word.casefold() in text.casefold()
+
+    def _own_words(self) -> list[str]:
+        words = [self.term.name.get(self.lang), *self.term.aliases.get(self.lang, [])]
+        return sorted(words, key=len, reverse=True)
+
+    def message(self) -> str:
+        return f"{self.word} — the glossary term is {self.term.name.get(self.lang)} ({self.owner})"
+
+
+def game_variants(game: Game, prefix: str = "") -> list[Variant]:
+    """Every variant the game's glossary says to avoid."""
+    return [
+        Variant(lang, word, term, f"{prefix}glossary[{term.id}]")
+        for term in game.glossary
+        for lang, words in term.avoid.items()
+        for word in words
+    ]
+
+
+def term_warnings(game: Game, doc: Document) -> list[Problem]:
+    """Every text of the game that uses a variant its glossary says to avoid."""
+    variants = game_variants(game)
+    if not variants:
+        return []
+    return [
+        doc.problem((*path, variant.lang), variant.message())
+        for path, text in texts(game)
+        for variant in variants
+        if variant.lang in text.languages() and variant.found_in(text.get(variant.lang))
+    ]
+
+
+def site_term_warnings(site: SiteData, doc: Document, games: list[Game]) -> list[Problem]:
+    """Mechanic and topic labels that use a variant any game's glossary says to avoid."""
+    variants = [v for game in games for v in game_variants(game, f"{game.slug}: ")]
+    warnings = []
+    for key in ("mechanics", "topics"):
+        for index, item in enumerate(getattr(site, key)):
+            for variant in variants:
+                label = item.label
+                if variant.lang in label.languages() and variant.found_in(label.get(variant.lang)):
+                    path = (key, index, "label", variant.lang)
+                    warnings.append(doc.problem(path, variant.message()))
+    return warnings
+
+
+def texts(record: BaseModel, path: KeyPath = ()) -> Iterator[tuple[KeyPath, Text]]:
+    """Every text in a record, with its key path (lists and mappings included)."""
+    for name in type(record).model_fields:
+        yield from _texts_in(getattr(record, name), (*path, name))
+
+
+def _texts_in(value: object, path: KeyPath) -> Iterator[tuple[KeyPath, Text]]:
+    if isinstance(value, Text):
+        yield path, value
+    elif isinstance(value, BaseModel):
+        yield from texts(value, path)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _texts_in(item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts_in(item, (*path, str(key)))

@@ -1,0 +1,117 @@
+"""One term per thing (issue 18, item 11): a text using a variant that a glossary term lists
+under ``avoid`` is a located warning of `rulesite validate`, and an error with ``--strict``;
+the shipped data has none."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from rulesite.catalog import load_catalog
+from rulesite.project import Project
+from tests.helpers import REPO, good_game_text, make_project
+
+GLOSSARY = "glossary: [{id: tie, name: {zh: 平手, en: tie}, aliases: {zh: [平局]}, "
+
+
+def rulesite(*args: str, cwd: Path, env: dict[str, str] | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "rulesite", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def epoch_of(day: dt.date) -> dict[str, str]:
+    """SOURCE_DATE_EPOCH for ``day``: verification dates age on it, not on today."""
+    seconds = int(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp())
+    return {"SOURCE_DATE_EPOCH": str(seconds)}
+
+
+FIXTURE_DAY = epoch_of(dt.date(2026, 1, 15))
+
+
+def game_avoiding(words: str, text_change: tuple[str, str] | None = None) -> str:
+    text = good_game_text()
+    assert GLOSSARY in text
+    text = text.replace(GLOSSARY, GLOSSARY + f"avoid: {{{words}}}, ")
+    if text_change:
+        assert text_change[0] in text
+        text = text.replace(*text_change)
+    return text
+
+
+def test_a_text_using_an_avoided_variant_is_a_located_warning(tmp_path: Path) -> None:
+    text = game_avoiding("zh: [打平]", ("得分相同的情形", "得分相同、也叫打平的情形"))
+    project = make_project(tmp_path / "p", games={"mini-game.yaml": text})
+    result = rulesite("validate", cwd=project, env=FIXTURE_DAY)
+    assert result.returncode == 0, result.stderr
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("glossary:"))
+    assert result.stderr.splitlines() == [
+        f"data/games/mini-game.yaml:{line}: glossary[0].definition.zh: 打平 — the glossary "
+        "term is 平手 (glossary[tie])"
+    ]
+    assert result.stdout.strip() == "ok: 1 games valid; 1 warning"
+
+
+def test_strict_makes_the_warning_an_error(tmp_path: Path) -> None:
+    text = game_avoiding("zh: [打平]", ("得分相同的情形", "得分相同、也叫打平的情形"))
+    project = make_project(tmp_path / "p", games={"mini-game.yaml": text})
+    result = rulesite("validate", "--strict", cwd=project, env=FIXTURE_DAY)
+    assert result.returncode == 1
+    assert "glossary[0].definition.zh: 打平 — the glossary term is 平手" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_no_warning_without_the_variant_or_inside_the_terms_own_words(tmp_path: Path) -> None:
+    # 平 is part of 平手 and 平局 (an alias): those words are the term, not the variant.
+    text = game_avoiding("zh: [平], en: [draw]", ("不破平", "不破除平手"))
+    project = make_project(tmp_path / "p", games={"mini-game.yaml": text})
+    result = rulesite("validate", "--strict", cwd=project, env=FIXTURE_DAY)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_word_to_avoid_may_not_name_a_term(tmp_path: Path) -> None:
+    text = game_avoiding("zh: [平局], fr: [égalité]")
+    project = make_project(tmp_path / "p", games={"mini-game.yaml": text})
+    result = rulesite("validate", cwd=project, env=FIXTURE_DAY)
+    assert result.returncode == 1
+    assert "glossary[0].avoid.zh[0]: '平局' names glossary[0] (tie)" in result.stderr
+    assert "glossary[0].avoid.fr: unknown language 'fr'" in result.stderr
+
+
+def test_the_shipped_data_passes_strict_validation() -> None:
+    # Aged on the card's check day, so a later date cannot turn staleness into a failure here.
+    card_day = max(game.card.verified for game in load_catalog(Project(REPO)).games)
+    result = rulesite("validate", "--strict", cwd=REPO, env=epoch_of(card_day))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+def test_a_real_text_using_the_shadow_players_variant_is_reported(tmp_path: Path) -> None:
+    """The issue's own example: 影子玩家 in a Nations text names 影子对手."""
+    project = make_project(tmp_path / "p", games={}, real_games=True)
+    path = project / "data" / "games" / "nations.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("影子玩家") == 1, "only the glossary's avoid list names it"
+    rows = text.splitlines()
+    # The first rule body in Chinese that names the shadow player: use the variant there.
+    index = next(
+        i for i, row in enumerate(rows) if "影子对手" in row and row.startswith("        ")
+    )
+    rows[index] = rows[index].replace("影子对手", "影子玩家", 1)
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    catalog = load_catalog(Project(project))
+    warnings = [str(w) for w in catalog.warnings if "影子玩家" in str(w)]
+    assert len(warnings) == 1, warnings
+    assert re.fullmatch(
+        r"data/games/nations\.yaml:\d+: rules\[\d+\]\.body\.zh: 影子玩家 — the glossary term is "
+        r"影子对手 \(glossary\[shadow-player\]\)",
+        warnings[0],
+    ), warnings[0]

@@ -22,6 +22,7 @@ from rulesite.errors import BuildError, UsageError
 from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
+from rulesite.publish.marker import read_marker
 from tests.helpers import make_project
 from tests.test_site import tree_digest
 
@@ -139,7 +140,7 @@ def test_an_empty_or_missing_folder_is_used_and_a_built_one_replaced(world: Path
     for site_dir in (world / "empty", world / "new" / "deeper" / "site", project.site_dir):
         build(project, site_dir=site_dir)
         assert (site_dir / "index.html").is_file()
-        assert (site_dir / publish.MARKER).read_text("utf-8") == publish.MARKER_TEXT
+        assert read_marker(site_dir).languages == ("zh", "en")
     assert (world / "foreign" / "thesis.txt").read_text("utf-8") == "years of work\n"
 
 
@@ -303,6 +304,7 @@ def test_failed_rename_in_the_swap_puts_site_and_content_back(
         return real_rename(src, dst, *args, **kwargs)
 
     monkeypatch.setattr(os, "rename", rename)
+    monkeypatch.setattr(publish, "exchange", lambda first, second: False)  # the two renames
     with pytest.raises(BuildError) as caught:
         build(project)
     assert failed
@@ -317,7 +319,10 @@ def test_undeletable_old_site_is_a_warning_and_later_builds_work(
 ) -> None:
     """The old build raised after swapping site/ but before content/, and on every later build."""
     project = Project(world / "project")
-    (project.site_dir / "undeletable.txt").write_text("immutable\n", "utf-8")
+    # A file the build itself publishes (a site folder holding files no build wrote is refused).
+    project.static_dir.mkdir()
+    (project.static_dir / "undeletable.txt").write_text("immutable\n", "utf-8")
+    build(project)
     real_unlink = os.unlink
 
     def unlink(path, *args, **kwargs):
@@ -358,6 +363,8 @@ def rename(src, dst, *args, **kwargs):
     return real_rename(src, dst, *args, **kwargs)
 
 os.rename = rename
+import rulesite.publish.site_folder as site_folder
+site_folder.exchange = lambda first, second: False  # the two-rename swap (no atomic exchange)
 from rulesite.cli import main
 sys.exit(main(sys.argv[3:]))
 """

@@ -104,8 +104,8 @@ def test_assemble_needs_every_language_and_built_sites(built: Project, tmp_path:
     with pytest.raises(UsageError, match="missing: en"):
         assemble(built, {"zh": built.site_dir}, tmp_path / "x")
     (tmp_path / "stray").mkdir()
-    with pytest.raises(UsageError, match="not a site `rulesite build --language en` wrote"):
-        assemble(built, {"zh": built.site_dir, "en": tmp_path / "stray"}, tmp_path / "y")
+    with pytest.raises(UsageError, match="not a site `rulesite build --language zh` wrote"):
+        assemble(built, {"zh": tmp_path / "stray", "en": built.site_dir}, tmp_path / "y")
 
 
 def test_unknown_language_is_a_usage_error(built: Project, tmp_path: Path) -> None:

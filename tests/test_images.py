@@ -33,8 +33,10 @@ PNG_HEAD = BOARD.read_bytes()[:33]
 
 
 def png_of(width: int, height: int) -> bytes:
-    """A PNG's first bytes with the given size."""
-    return PNG_HEAD[:16] + struct.pack(">II", width, height) + PNG_HEAD[24:]
+    """A PNG with the given size in its header (and the board's image data after it)."""
+    return (
+        PNG_HEAD[:16] + struct.pack(">II", width, height) + PNG_HEAD[24:] + BOARD.read_bytes()[33:]
+    )
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,12 @@ from rulesite.check.game import (
 from rulesite.check.images import ImageFile, check_game_images, image_references
 from rulesite.check.partial import guarded
 from rulesite.check.provenance import Freshness, measuring_day, stale_warnings
-from rulesite.check.site import check_site, declared_languages, languages_context
+from rulesite.check.site import (
+    check_site,
+    declared_languages,
+    language_list_problems,
+    languages_context,
+)
 from rulesite.check.stubs import find_stubs
 from rulesite.check.terms import site_term_warnings, term_warnings
 from rulesite.errors import DataError, Document, Problem, format_path
@@ -91,9 +96,13 @@ def load_catalog(
     site_display = _display(project, project.site_file)
     site_raw = _read(project, project.site_file, site_display, problems)
     site_doc = _parse(site_raw, site_display, problems)
+    # A wrong language list (a duplicate code) is reported alone: every text checked against
+    # it would be a false "unknown language" problem.
+    wrong_languages = language_list_problems(site_doc) if site_doc else []
+    problems.extend(wrong_languages)
     site, partial_site = (
         check_record(SiteData, site_doc, problems, declared_languages(site_doc))
-        if site_doc
+        if site_doc and not wrong_languages
         else (None, None)
     )
     # A site file with a slip still lets the games be checked against what of it is sound.
@@ -314,13 +323,24 @@ def _parse(raw: bytes | None, display: str, problems: list[Problem]) -> Document
     return doc
 
 
+def _site_record(doc: Document | None, problems: list[Problem]) -> SiteData | None:
+    """The site's record, or None with its problems added; a wrong language list alone."""
+    if doc is None:
+        return None
+    wrong_languages = language_list_problems(doc)
+    if wrong_languages:
+        problems.extend(wrong_languages)
+        return None
+    return build_record(SiteData, doc, problems, declared_languages(doc))
+
+
 def load_site(project: Project) -> SiteData:
     """Only ``data/site.yaml``, validated with its own checks (for commands that need the
     languages without the games); raise :class:`DataError` listing all problems."""
     problems: list[Problem] = []
     display = _display(project, project.site_file)
     doc = _parse(_read(project, project.site_file, display, problems), display, problems)
-    site = build_record(SiteData, doc, problems, declared_languages(doc)) if doc else None
+    site = _site_record(doc, problems)
     if site is not None and doc is not None:
         problems.extend(check_site(site, doc))
     if problems or site is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,11 @@ class Project:
         return self.root / "templates"
 
     @property
+    def static_dir(self) -> Path:
+        """Files a publisher adds to every site (``CNAME``, ``robots.txt``), copied as they are."""
+        return self.root / "static"
+
+    @property
     def content_dir(self) -> Path:
         return self.root / "content"
 
@@ -50,3 +56,35 @@ class Project:
             return path.resolve().relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return str(path)
+
+
+def links_out(root: Path, folder: Path) -> list[Path]:
+    """Paths in ``folder`` (the folder itself included) that lead out of ``root`` through a link.
+
+    Links are followed only to find where they lead: a linked folder inside ``root`` is searched
+    too (once), so a chain of links cannot hide a way out. What a build copies from the project
+    into a published site is checked with this, so no file from elsewhere is ever published.
+    """
+    real_root = root.resolve()
+    if not folder.exists() and not folder.is_symlink():
+        return []
+    if not folder.resolve().is_relative_to(real_root):
+        return [folder]
+    found: list[Path] = []
+    seen: set[Path] = set()
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        if current.resolve() in seen:
+            continue
+        seen.add(current.resolve())
+        for parent, folders, names in os.walk(current, followlinks=False):
+            for name in [*folders, *names]:
+                path = Path(parent) / name
+                if not path.is_symlink():
+                    continue
+                if not path.resolve().is_relative_to(real_root):
+                    found.append(path)
+                elif path.is_dir():
+                    pending.append(path)
+    return sorted(found)

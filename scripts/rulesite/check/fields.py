@@ -130,7 +130,10 @@ def _message(item: Any, loc: KeyPath, spelled: str | None = None) -> str:
     message = str(item["msg"])
     for prefix in ("Value error, ", "Assertion failed, "):
         message = message.removeprefix(prefix)
-    message = message[0].lower() + message[1:] if message else "invalid value"
+    if not message:
+        message = "invalid value"
+    elif not message[1:2].isupper():  # "URL scheme ..." keeps its acronym: never "uRL"
+        message = message[0].lower() + message[1:]
     if kind in ("enum", "literal_error") and not isinstance(value, str):
         message += f", got {describe_value(value)}{_yaml_reading(value, spelled)}"
     return message

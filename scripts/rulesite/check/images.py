@@ -78,16 +78,20 @@ def check_game_images(
         if image.file in found:
             continue
         try:
-            found[image.file] = read_image(folder, image.file)
+            found[image.file] = read_image(folder, image.file, project.root)
         except ImageError as error:
             shown = f"data/{IMAGE_FOLDER}/{image.file}"
             problems.append(doc.problem((*path, "file"), f"{shown} {error}"))
     return problems
 
 
-def read_image(folder: Path, file: str) -> ImageFile:
-    """Read and check the picture ``file`` under ``folder``; raise :class:`ImageError`."""
-    raw = _read(folder, file)
+def read_image(folder: Path, file: str, root: Path | None = None) -> ImageFile:
+    """Read and check the picture ``file`` under ``folder``; raise :class:`ImageError`.
+
+    With ``root`` (the project), the file must also be inside it once every link on its way
+    is followed: ``data/images/`` or a folder in it may itself be a link to elsewhere.
+    """
+    raw = _read(folder, file, root)
     kind, width, height = image_header(raw)
     extension = file.rsplit(".", 1)[-1]
     if extension not in KIND_EXTENSIONS[kind]:
@@ -98,11 +102,13 @@ def read_image(folder: Path, file: str) -> ImageFile:
             f"is {width} × {height} pixels; pictures must be 1 to {MAX_IMAGE_PIXELS:,} pixels "
             "wide and high"
         )
+    if kind == "PNG":
+        _png_has_image_data(raw)
     return ImageFile(file, raw, kind, width, height, hashlib.sha256(raw).hexdigest())
 
 
-def _read(folder: Path, file: str) -> bytes:
-    """The bytes of a regular file inside ``folder``, at most ``MAX_IMAGE_BYTES``."""
+def _read(folder: Path, file: str, root: Path | None = None) -> bytes:
+    """The bytes of a regular file inside ``folder`` (and ``root``), at most ``MAX_IMAGE_BYTES``."""
     path = folder / file
     try:
         real = path.resolve(strict=True)
@@ -112,6 +118,11 @@ def _read(folder: Path, file: str) -> bytes:
         raise ImageError(f"cannot be read: {getattr(error, 'strerror', None) or error}") from None
     if not real.is_relative_to(folder.resolve()):
         raise ImageError(f"links to {real}, outside data/{IMAGE_FOLDER}/; pictures must be in it")
+    if root is not None and not real.is_relative_to(root.resolve()):
+        raise ImageError(
+            f"is {real}, outside the project (a link on its way leads out); "
+            f"pictures must be in data/{IMAGE_FOLDER}/ itself"
+        )
     try:
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as error:
@@ -171,6 +182,23 @@ def _png_size(raw: bytes) -> tuple[int, int]:
         raise ImageError("is not a valid PNG image (no IHDR header first)")
     width, height = struct.unpack(">II", raw[16:24])
     return width, height
+
+
+def _png_has_image_data(raw: bytes) -> None:
+    # A header alone shows as a broken picture: the chunks must hold image data and an end.
+    at, data, ended = 8, 0, False
+    while at + 8 <= len(raw) and not ended:
+        (length,) = struct.unpack(">I", raw[at : at + 4])
+        kind = raw[at + 4 : at + 8]
+        if at + 12 + length > len(raw):
+            break
+        data += length if kind == b"IDAT" else 0
+        ended = kind == b"IEND"
+        at += 12 + length
+    if not data:
+        raise ImageError("is a PNG image with no image data (no IDAT chunk); save it again")
+    if not ended:
+        raise ImageError("is cut short: its image data ends early; save the picture again")
 
 
 _JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}

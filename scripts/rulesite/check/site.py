@@ -55,13 +55,46 @@ it, its home page replacing that folder's page, and the root's offline worker wo
 folder to the other language (tests/test_hostile_languages.py checks the list against a build)."""
 
 
+def language_list_problems(doc: Document) -> list[Problem]:
+    """The problems of a well-typed ``languages:`` list (a duplicate code...), checked before
+    anything else: while the list is wrong, every text would be reported against it (hundreds
+    of "unknown language" lines hiding the one that matters), so the caller stops there."""
+    data = doc.data.get("languages") if isinstance(doc.data, dict) else None
+    try:
+        languages = _LANGUAGE_LIST.validate_python(data)
+    except ValidationError:
+        return []  # its own problems are reported where the list is built
+    problems = check_language_list(languages, doc)
+    names = doc.data.get("names_language")
+    if problems and isinstance(names, str):  # the one other check of the list, still made
+        problems.extend(_names_language(names, tuple(lang.code for lang in languages), doc))
+    return problems
+
+
 def check_languages(site: SiteData, doc: Document) -> list[Problem]:
     """The languages: codes and URL folders unique, the first at the site root and only it,
     the BGG names' language one of them."""
+    return check_language_list(site.languages, doc) + _names_language(
+        site.names_language, site.codes, doc
+    )
+
+
+def _names_language(names: str, codes: tuple[str, ...], doc: Document) -> list[Problem]:
+    if names in codes:
+        return []
+    message = (
+        f"no language with code {names!r} "
+        f"(the site's languages are {and_list(tuple(dict.fromkeys(codes)))})"
+    )
+    return [doc.problem(("names_language",), message)]
+
+
+def check_language_list(languages: list[Language], doc: Document) -> list[Problem]:
+    """Codes and URL folders unique, the first language at the site root and only it."""
     problems = []
     codes: set[str] = set()
     folders: set[str] = set()
-    for index, language in enumerate(site.languages):
+    for index, language in enumerate(languages):
         # Language tags are case-insensitive (BCP 47), and so are some file systems' folders
         # (content/<code>/): zh-Hant and zh-hant are one language.
         if language.code.casefold() in codes:
@@ -91,10 +124,4 @@ def check_languages(site: SiteData, doc: Document) -> list[Problem]:
             )
             problems.append(doc.problem(where, message))
         folders.add(language.prefix)
-    if site.names_language not in site.codes:
-        message = (
-            f"no language with code {site.names_language!r} "
-            f"(the site's languages are {and_list(tuple(dict.fromkeys(site.codes)))})"
-        )
-        problems.append(doc.problem(("names_language",), message))
     return problems

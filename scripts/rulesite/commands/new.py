@@ -22,10 +22,10 @@ import yaml
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from rulesite.catalog import load_site
 from rulesite.check.stubs import STUB_MARKER
-from rulesite.errors import DataError, Problem, UsageError
-from rulesite.load.reader import load_yaml_file
-from rulesite.model import Game, SiteData, Text
+from rulesite.errors import UsageError
+from rulesite.model import Game, Text
 from rulesite.project import Project
 from rulesite.terminal import printable
 
@@ -73,14 +73,12 @@ def new_game(project: Project, slug: str) -> Path:
 
 
 def site_languages(project: Project) -> tuple[str, ...]:
-    """The language codes ``data/site.yaml`` declares, the root language first."""
-    doc = load_yaml_file(project.site_file, project.display(project.site_file), project.root)
-    try:
-        site = SiteData.model_validate(doc.data)
-    except ValueError:
-        problem = Problem(doc.file, None, "", "invalid; run rulesite validate and fix it first")
-        raise DataError([problem]) from None
-    return site.codes
+    """The language codes ``data/site.yaml`` declares, the root language first.
+
+    Checked as ``rulesite validate`` checks the site file, so a wrong language list (a
+    duplicated code) is named rather than written into a stub.
+    """
+    return load_site(project).codes
 
 
 def game_stub_text(slug: str, languages: tuple[str, ...]) -> str:

@@ -31,7 +31,7 @@ from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
 from rulesite.engine import build_date, offline, search_pieces, search_split
-from rulesite.engine.search_terms import add_search_terms
+from rulesite.engine.search_terms import add_search_terms, prepare_jieba
 from rulesite.engine.search_words import read_synonyms
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
@@ -73,6 +73,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
 
     def on_config(self, config):
         self._epoch = build_date.build_epoch(self.config.source_date_epoch)
+        prepare_jieba()  # before Material's search asks jieba anything, in every language
         if self.config.search_terms:
             add_search_terms(self.config.search_terms)
         return config

@@ -32,10 +32,11 @@ from rulesite.engine.export import write_export
 from rulesite.engine.feed import write_feed
 from rulesite.engine.redirects import write_redirects
 from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, write_synonyms
-from rulesite.errors import BuildError
+from rulesite.errors import BuildError, UsageError
 from rulesite.model import Language, SiteData
 from rulesite.pages import registry
-from rulesite.project import Project
+from rulesite.project import Project, links_out
+from rulesite.terminal import printable
 
 CONFIG_FILE = "mkdocs.yml"
 DOCS_DIR = "docs"
@@ -209,6 +210,19 @@ def source_date_epoch(catalog: Catalog) -> int:
     return int(dt.datetime.combine(newest, dt.time(), tzinfo=dt.UTC).timestamp())
 
 
+def _refuse_links_out(project: Project, folder: Path) -> None:
+    # The theme is copied (links followed) into every site: a link leading out of the project
+    # would publish a file from elsewhere.
+    outside = links_out(project.root, folder)
+    if outside:
+        # Named where it is, not where it leads (display() would follow the link).
+        shown = outside[0].relative_to(project.root).as_posix()
+        raise UsageError(
+            f"{printable(shown)}: is a link that leads out of the project "
+            f"(to {printable(str(outside[0].resolve()))}); files a site publishes must be in it"
+        )
+
+
 def write_projects(
     project: Project, content_dir: Path, catalog: Catalog, pages: dict[str, str]
 ) -> list[LanguageProject]:
@@ -217,6 +231,7 @@ def write_projects(
     epoch = source_date_epoch(catalog)
     projects = language_projects(content_dir, catalog.site)
     root = catalog.site.root_language
+    _refuse_links_out(project, project.templates_dir / "theme")
     for language in projects:
         language.root.mkdir(parents=True, exist_ok=True)
         shutil.copytree(project.templates_dir / "theme", language.root / THEME_DIR)

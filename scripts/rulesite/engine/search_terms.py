@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import stat
+import tempfile
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -28,12 +31,62 @@ _added: dict[str, int] = {}
 """The words this process added to jieba, and their frequency."""
 
 
+CACHE_ENV = "RULESITE_CACHE_DIR"
+"""Where ``rulesite build`` and ``serve`` tell their MkDocs processes the project's cache is."""
+
+
+def prepare_jieba() -> None:
+    """Quiet jieba and keep its word-table cache out of the shared temporary folder.
+
+    jieba reads a cache of its stock word table (a marshal dump) from ``/tmp/jieba.cache`` by
+    default: a file anyone can plant there, which would change the published Chinese search
+    index. The cache is kept in the project's own ``.cache/jieba/`` (given by the build in
+    ``RULESITE_CACHE_DIR``) when that is a private folder of this user, else in a fresh private
+    folder (no cache). Its messages (``Building prefix dict...``) are debug output, not ours.
+    """
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    if getattr(jieba.dt, "_rulesite_cache", False):
+        return
+    jieba.dt.tmp_dir = _private_folder(os.environ.get(CACHE_ENV))
+    jieba.dt._rulesite_cache = True
+
+
+def _private_folder(wanted: str | None) -> str:
+    if wanted:
+        folder = os.path.join(wanted, "jieba")
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            status = os.lstat(folder)
+            if (
+                stat.S_ISDIR(status.st_mode)
+                and status.st_uid == os.getuid()
+                and not status.st_mode & 0o022
+            ):
+                return folder
+        except OSError:
+            pass
+        log.debug("not using %s as jieba's cache (not a private folder of this user)", folder)
+    # Without a project (plain `mkdocs build`): a folder of this user's alone, or none at all.
+    own = os.path.join(tempfile.gettempdir(), f"rulesite-jieba-{os.getuid()}")
+    try:
+        os.makedirs(own, mode=0o700, exist_ok=True)
+        status = os.lstat(own)
+        mine = stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
+        if mine and not status.st_mode & 0o077:
+            return own
+    except OSError:
+        pass
+    return tempfile.mkdtemp(prefix="rulesite-jieba-")
+
+
 def add_search_terms(path: str) -> None:
     """Add the words of the jieba user dictionary ``path`` (``word frequency`` per line) that
     this process has not added yet, as Material's ``jieba_dict_user`` would."""
     import jieba
 
-    jieba.setLogLevel(logging.WARNING)
+    prepare_jieba()
     try:
         with open(path, encoding="utf-8-sig") as file:
             lines = [line.strip() for line in file]
@@ -66,5 +119,5 @@ def warm_up() -> None:
     preview's builds) start with it, as a fresh process would have it once loaded."""
     import jieba
 
-    jieba.setLogLevel(logging.WARNING)
+    prepare_jieba()
     jieba.initialize()

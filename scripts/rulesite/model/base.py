@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -63,6 +64,12 @@ _FORBIDDEN_CHARS = re.compile(
 bidirectional embeddings, overrides and isolates that can make a text display as something else
 than it says; lone surrogates cannot even be written to a page, and U+FFFE and U+FFFF are not
 characters XML allows (one would make the Atom feeds unreadable)."""
+
+_CHAR_REFERENCE = re.compile(
+    r"&(?:#[0-9]{1,12};?|#[xX][0-9a-fA-F]{1,10};?|[A-Za-z][A-Za-z0-9]{1,31};?)"
+)
+"""A character reference as HTML reads it (the semicolon is optional there): the sanitizer and
+every browser decode ``&#x1b;`` into the character it names, so it is checked as that character."""
 
 _INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0\u034f")
 """Fillers that show as nothing but are letters or symbols to Unicode."""
@@ -131,11 +138,14 @@ def check_text(value: str, limits: TextLimits) -> str:
         raise ValueError(
             f"text contains {describe_char(bad.group())} at character {where}; remove it"
         )
+    _check_references(value)
     if not value.strip():
         raise ValueError("text is empty")
-    if all(_is_invisible(char) for char in value):
-        shown = ", ".join(_char_label(c) for c in dict.fromkeys(value) if c not in " \t\n")
-        raise ValueError(f"text has only invisible characters ({shown}); write the text")
+    decoded = _CHAR_REFERENCE.sub(lambda m: _decode(m.group()), value) if "&" in value else value
+    if all(_is_invisible(char) for char in decoded):
+        shown = ", ".join(_char_label(c) for c in dict.fromkeys(decoded) if c not in " \t\n")
+        how = "" if decoded == value else ", some written as character references"
+        raise ValueError(f"text has only invisible characters ({shown}{how}); write the text")
     for char, limit, what in (("[", limits.brackets, "links"), ("`", limits.backticks, "code")):
         count = value.count(char)
         if count > limit:
@@ -148,6 +158,42 @@ def check_text(value: str, limits: TextLimits) -> str:
                 f"at most {MAX_NESTING}"
             )
     return value
+
+
+def _check_references(value: str) -> None:
+    # What a reference names reaches the pages, the feed and search as that character (the
+    # sanitizer decodes it), so it is refused as the character typed literally would be.
+    for reference in _CHAR_REFERENCE.finditer(value):
+        bad = _FORBIDDEN_CHARS.search(_decode(reference.group()))
+        if bad is not None:
+            raise ValueError(
+                f"text contains {describe_char(bad.group())}, written as the character "
+                f"reference {reference.group()!r}, at character {reference.start() + 1}; remove it"
+            )
+
+
+_WINDOWS_1252 = {0x80: "\u20ac", 0x82: "\u201a", 0x83: "\u0192", 0x84: "\u201e", 0x85: "\u2026",
+                 0x86: "\u2020", 0x87: "\u2021", 0x88: "\u02c6", 0x89: "\u2030", 0x8A: "\u0160",
+                 0x8B: "\u2039", 0x8C: "\u0152", 0x8E: "\u017d", 0x91: "\u2018", 0x92: "\u2019",
+                 0x93: "\u201c", 0x94: "\u201d", 0x95: "\u2022", 0x96: "\u2013", 0x97: "\u2014",
+                 0x98: "\u02dc", 0x99: "\u2122", 0x9A: "\u0161", 0x9B: "\u203a", 0x9C: "\u0153",
+                 0x9E: "\u017e", 0x9F: "\u0178"}  # fmt: skip
+"""What HTML makes of a reference to a C1 code (the browser's and the sanitizer's reading)."""
+
+
+def _decode(reference: str) -> str:
+    """The character(s) a reference names as an HTML parser reads it.
+
+    Unlike :func:`html.unescape`, which drops a reference to a control character, HTML (and so
+    the sanitizer) keeps the character: that is what the checks must see.
+    """
+    if not reference.startswith("&#"):
+        return html.unescape(reference)
+    digits = reference[2:].rstrip(";")
+    number = int(digits[1:], 16) if digits[:1] in "xX" else int(digits)
+    if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
+        return "\ufffd"
+    return _WINDOWS_1252.get(number, chr(number))
 
 
 def short_text(value: str) -> str:

@@ -26,10 +26,20 @@ from typing import Any
 
 from rulesite.catalog import Catalog, load_catalog, load_site
 from rulesite.engine.projects import LanguageProject, site_path, write_projects
+from rulesite.engine.search_terms import CACHE_ENV
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import SiteData, and_list
 from rulesite.project import Project
 from rulesite.publish import site_folder as publish
+from rulesite.publish.marker import (
+    MarkerError,
+    SiteMarker,
+    read_marker,
+    site_files,
+    source_digest,
+    write_marker,
+)
+from rulesite.publish.static_files import copy_static_files, static_files
 from rulesite.render.renderer import render_pages
 from rulesite.terminal import printable
 
@@ -51,7 +61,7 @@ class BuildReport:
     """What a build produced."""
 
     pages: int
-    """Markdown pages rendered (all languages)."""
+    """Markdown pages of the languages built (all, or those of ``--language``)."""
     games: int
     """Games in the catalog."""
     seconds: float
@@ -86,6 +96,7 @@ def build(
         publish.recover(project, target)
         publish.check_replaceable(project, target)
         catalog = load_catalog(project)
+        extra = static_files(project)
         pages = render_pages(project, catalog)
         with _writing(project, target), publish.staged(project.content_dir, target) as swap:
             projects = write_content(project, swap.new_content, catalog, pages)
@@ -99,19 +110,28 @@ def build(
                 whole=len(chosen) > 1,
             )
             builds.rmdir()
+            # The publisher's own files belong at the root of the site, so with the root
+            # language (a whole build, or its part for `assemble`).
+            if catalog.site.root_language.code in {p.lang for p in chosen}:
+                copy_static_files(project, extra, swap.new_site)
+            # The marker says what this folder is: its languages, what they were built from
+            # (the generated projects of every language: parts of one build agree) and its files.
+            codes = tuple(p.lang for p in chosen)
+            write_marker(swap.new_site, codes, source_digest(swap.new_content))
             # content/ holds nothing but generated files, so it is replaced as one folder:
             # readers of content/ (a person, a preview) never see one language new, one old;
             # and it is swapped with site/, so the two always come from one build.
             swap.publish()
-    return BuildReport(
-        len(pages), len(catalog.games), time.perf_counter() - started, target, seconds
-    )
+    # The pages of the languages built (``pages`` holds every language's: content/ is whole).
+    built = sum(1 for path in pages if path.split("/", 1)[0] in seconds)
+    return BuildReport(built, len(catalog.games), time.perf_counter() - started, target, seconds)
 
 
 def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = None) -> Path:
     """Put languages built separately (``build --language``) together, as a whole build would.
 
-    Every language is needed; each folder must hold a site a build wrote. ``content/`` is kept
+    Every language is needed; each folder must hold the site `build --language` wrote for that
+    language, all of one build's data, and nothing else (``_check_parts``). ``content/`` is kept
     as it is. Returns the site folder.
     """
     site = load_site(project)
@@ -119,12 +139,7 @@ def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = N
     missing = [lang for lang in site.codes if lang not in parts]
     if missing:
         raise UsageError(f"assemble needs every language; missing: {', '.join(missing)}")
-    for lang, folder in parts.items():
-        if not (folder / publish.MARKER).is_file():
-            raise UsageError(
-                f"{printable(str(folder))}: not a site `rulesite build --language {lang}` wrote "
-                f"(no {publish.MARKER} file)"
-            )
+    source = _check_parts(parts)
     target = (site_dir or project.site_dir).resolve()
     publish.check_site_location(project, target)
     with publish.lock(project.root):
@@ -137,9 +152,66 @@ def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = N
                 shutil.copytree(project.content_dir, swap.new_content, symlinks=True)
             else:
                 swap.new_content.mkdir()
-            assemble_languages(parts, swap.new_site, site, whole=True, copy=True)
+            ordered = {lang: parts[lang] for lang in site.codes}
+            assemble_languages(ordered, swap.new_site, site, whole=True, copy=True)
+            write_marker(swap.new_site, site.codes, source)
             swap.publish()
     return target
+
+
+def _check_parts(parts: dict[str, Path]) -> str:
+    """Each part is what it is given as, and all come from one build's data; their source.
+
+    A part proves itself by its marker (``publish/marker.py``): a regular file a build wrote,
+    naming the part's one language and what it was built from, and listing exactly the files
+    the folder holds. Links are never copied: a build writes none, and one could publish a
+    file from outside the part.
+    """
+    seen: dict[Path, str] = {}
+    markers: dict[str, SiteMarker] = {}
+    for lang, folder in parts.items():
+        shown = printable(str(folder))
+        real = folder.resolve()
+        other = next((o for p, o in seen.items() if p == real or real.is_relative_to(p)), None)
+        other = other or next((o for p, o in seen.items() if p.is_relative_to(real)), None)
+        if other is not None:
+            raise UsageError(f"{shown}: given for both {other} and {lang}; each needs its own")
+        seen[real] = lang
+        wanted = f"`rulesite build --language {lang}`"
+        try:
+            marker = read_marker(folder)
+        except MarkerError as error:
+            raise UsageError(f"{shown}: not a site {wanted} wrote ({error})") from None
+        if marker.languages != (lang,):
+            held = ", ".join(marker.languages)
+            what = f"the whole site ({held})" if len(marker.languages) > 1 else f"the {held} site"
+            raise UsageError(f"{shown}: holds {what}, not the {lang} part that {wanted} writes")
+        try:
+            files, strays = site_files(folder)
+        except OSError as error:
+            raise UsageError(f"{shown}: cannot be read ({error.strerror})") from None
+        if strays:
+            raise UsageError(
+                f"{shown}/{printable(strays[0])}: is a symbolic link or special file; "
+                "a build writes none, so the part is refused"
+            )
+        unknown = sorted(set(files) - marker.files - {publish.MARKER})
+        lost = sorted(marker.files - set(files))
+        if unknown or lost:
+            name, how = (unknown[0], "is not") if unknown else (lost[0], "is missing, yet")
+            raise UsageError(
+                f"{shown}/{printable(name)}: {how} one of the files its build wrote "
+                f"({len(unknown)} unknown, {len(lost)} missing); build the part again"
+            )
+        markers[lang] = marker
+    sources = {marker.source for marker in markers.values()}
+    if len(sources) > 1:
+        each = ", ".join(f"{lang} {m.source[:12]}" for lang, m in markers.items())
+        raise UsageError(
+            f"the parts were built from different data or settings ({each}); "
+            "build every language from the same project"
+        )
+    return sources.pop()
 
 
 @contextlib.contextmanager
@@ -173,6 +245,8 @@ def build_languages(
     word table (``engine/search_terms.py``), which must not stay in the caller's process.
     """
     out.mkdir(parents=True, exist_ok=True)
+    # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp.
+    os.environ[CACHE_ENV] = str(project.root / ".cache")
     results = _in_processes(
         [(p.lang, (str(p.config_file), str(out / p.lang), strict)) for p in projects]
     )
@@ -313,11 +387,11 @@ def assemble_languages(
         for entry in sorted(site.iterdir()):
             if entry.name == publish.MARKER:
                 continue
-            if copy:
-                if entry.is_dir():
-                    shutil.copytree(entry, destination / entry.name)
+            if copy:  # never following a link (parts with links are refused before)
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.copytree(entry, destination / entry.name, symlinks=True)
                 else:
-                    shutil.copy2(entry, destination / entry.name)
+                    shutil.copy2(entry, destination / entry.name, follow_symlinks=False)
             else:
                 entry.rename(destination / entry.name)
         if not copy:

@@ -11,6 +11,7 @@ folders with names made here are ever removed.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -22,11 +23,8 @@ from pathlib import Path
 
 from rulesite.errors import BuildError, UsageError
 from rulesite.project import Project
+from rulesite.publish.marker import MARKER, MarkerError, read_marker, unknown_files
 from rulesite.terminal import printable
-
-MARKER = ".rulesite-site"
-"""File in every published site folder: proof that a build wrote it, so the next may replace it."""
-MARKER_TEXT = "Written by `rulesite build`; the next build replaces this whole folder.\n"
 
 SCRATCH_PREFIX = ".rulesite-build-"
 _RESERVED_PREFIX = ".rulesite-"
@@ -34,6 +32,8 @@ _SITE_DIR_NOTE = "site-dir"
 """Journal entry in the scratch folder: the site folder this build publishes to."""
 _SWAPPING_NOTE = "swapping"
 """Journal entry: the staged trees are complete and the swap has begun."""
+_IDS_NOTE = "staged-ids"
+"""Journal entry: the device and inode of each staged tree (which folder is the new one)."""
 
 _OWN_FOLDERS = {
     "data": "holds the game data",
@@ -41,6 +41,7 @@ _OWN_FOLDERS = {
     "scripts": "holds the code",
     "tests": "holds the tests",
     "content": "every build replaces",
+    "static": "holds the files copied into every site",
     ".git": "holds the history",
 }
 """Project folders a site may never be written into, with what they are for (for messages)."""
@@ -73,20 +74,47 @@ def check_site_location(project: Project, target: Path) -> None:
 
 
 def check_replaceable(project: Project, target: Path) -> None:
-    """Refuse to replace a file, or a non-empty folder that no build wrote (no marker in it)."""
+    """Refuse to replace a file, a non-empty folder no build wrote, or one holding files no
+    build wrote (named, so that nothing of the user's is deleted without a word)."""
     try:
         if target.exists() and not target.is_dir():
             reason = "is a file, not a folder"
-        elif target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
-            reason = (
-                f"is not empty and was not written by rulesite build (it has no {MARKER} file); "
-                "empty or remove it yourself, or choose another folder"
-            )
+        elif target.is_dir() and any(target.iterdir()):
+            reason = _not_replaceable(target)
         else:
             return
     except OSError as error:
         reason = f"cannot be read ({error.strerror})"
-    raise UsageError(f"site folder {_shown(project, target)}: {reason}")
+    if reason is not None:
+        raise UsageError(f"site folder {_shown(project, target)}: {reason}")
+
+
+_NAMED_AT_MOST = 5
+"""Files named in a refusal; the rest are counted."""
+
+
+def _not_replaceable(target: Path) -> str | None:
+    # The marker must be one a build wrote (a regular file listing its files): an empty or
+    # linked marker beside someone's files proves nothing.
+    try:
+        marker = read_marker(target)
+    except MarkerError as error:
+        if not (target / MARKER).exists() and not (target / MARKER).is_symlink():
+            return (
+                f"is not empty and was not written by rulesite build (it has no {MARKER} file); "
+                "empty or remove it yourself, or choose another folder"
+            )
+        return f"is not empty and {error}; empty or remove it yourself, or choose another folder"
+    unknown = unknown_files(target, marker)
+    if not unknown:
+        return None
+    named = ", ".join(printable(name) for name in unknown[:_NAMED_AT_MOST])
+    more = len(unknown) - _NAMED_AT_MOST
+    named += f" and {more} more" if more > 0 else ""
+    return (
+        f"holds files no build wrote: {named}; to publish a file with every build, put it in "
+        "static/ (copied into the site's root); else move it away"
+    )
 
 
 @contextlib.contextmanager
@@ -204,9 +232,11 @@ class Swap:
         return cls(scratch, content_dir, site_dir)
 
     def publish(self) -> None:
-        """Swap the staged trees into place; on any failure put the previous ones back."""
-        if self.new_site is not None:
-            (self.new_site / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
+        """Swap the staged trees into place; on any failure put the previous ones back.
+
+        The staged site already holds its marker (``publish/marker.py``).
+        """
+        self._record_identities()
         swapping = self.scratch / _SWAPPING_NOTE
         swapping.touch()
         try:
@@ -218,29 +248,56 @@ class Swap:
         swapping.unlink()
 
     def forward(self) -> bool:
-        """Do the remaining steps of the swap; False when none remained."""
-        steps = [(self.new_site, self.site_dir, self.old_site)] if self.site_dir else []
-        steps.append((self.new_content, self.content_dir, self.old_content))
+        """Do the remaining steps of the swap; False when none remained.
+
+        Where the system has an atomic exchange (Linux), a tree is exchanged with the live one,
+        so the live path never goes missing, then the old tree is moved aside; elsewhere the
+        live tree is renamed aside, then the new one into place (a kill between the two leaves
+        no live tree until the next build finishes the swap).
+        """
         remained = False
-        for new, target, old in steps:
-            if new.exists():
+        for kind, new, target, old in self._steps():
+            if not new.exists():
+                continue
+            remained = True
+            # Exchanged before a kill (`new` holds the old tree), or exchanged now: move it aside.
+            if not self._staged(kind, new) or (target.exists() and exchange(new, target)):
+                new.rename(old)
+            else:
                 if target.exists():
                     target.rename(old)
                 new.rename(target)
-                remained = True
         return remained
 
     def backward(self) -> None:
         """Undo the steps of the swap already done, last first."""
-        if not self.new_content.exists():
-            self.content_dir.rename(self.new_content)
-        if self.old_content.exists():
-            self.old_content.rename(self.content_dir)
-        if self.new_site is not None:
-            if not self.new_site.exists():
-                self.site_dir.rename(self.new_site)
-            if self.old_site.exists():
-                self.old_site.rename(self.site_dir)
+        for kind, new, target, old in reversed(self._steps()):
+            if new.exists() and not self._staged(kind, new):
+                exchange(new, target)  # exchanged, not yet moved aside: exchange back
+            if not new.exists():
+                target.rename(new)
+            if old.exists():
+                old.rename(target)
+
+    def _steps(self) -> list[tuple[str, Path, Path, Path]]:
+        steps = [("site", self.new_site, self.site_dir, self.old_site)] if self.site_dir else []
+        return [*steps, ("content", self.new_content, self.content_dir, self.old_content)]
+
+    def _record_identities(self) -> None:
+        # Which folder is the staged tree, by device and inode: after an exchange the staged
+        # path holds the old tree, and a build finishing the swap must know which it is.
+        lines = [f"{kind} {_identity(new)}" for kind, new, _, _ in self._steps()]
+        note = self.scratch / f"{_IDS_NOTE}.tmp"
+        note.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        note.replace(self.scratch / _IDS_NOTE)
+
+    def _staged(self, kind: str, path: Path) -> bool:
+        try:
+            text = (self.scratch / _IDS_NOTE).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return True  # a journal of before exchanges: only renames were used
+        recorded = dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
+        return recorded.get(kind) in (None, _identity(path))
 
     def leftovers(self) -> list[Path]:
         """What to remove once the swap is done or abandoned: staging, old trees, journal."""
@@ -326,6 +383,42 @@ def _finish(project: Project, swap: Swap) -> None:
     published = [_shown(project, p) for p in (swap.site_dir, swap.content_dir) if p is not None]
     if finished:
         notice(f"finished publishing an interrupted build: {', '.join(published)}")
+
+
+def _identity(path: Path) -> str:
+    status = path.lstat()
+    return f"{status.st_dev}:{status.st_ino}"
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Exchange two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False, having
+    done nothing, where the system or the file system has no such call."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a C library without it (glibc before 2.28, musl)
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    done = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), 2)
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False  # a kernel or file system without exchanges: two renames instead
+    raise OSError(code, os.strerror(code), str(first), None, str(second))
 
 
 def _shown(project: Project, path: Path) -> str:

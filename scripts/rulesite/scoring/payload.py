@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
+from rulesite.markup import inline
 from rulesite.model import Calculator, Text
 from rulesite.scoring.compiler import compile_calculator
 
@@ -23,8 +23,10 @@ UI_KEYS = (
 
 
 def plain(text: Text, lang: str) -> str:
-    """A label without Markdown emphasis (the page sets it as text, never as HTML)."""
-    return re.sub(r"[*_`]", "", text.get(lang)).strip()
+    """A label as every other page shows it, as text: its Markdown rendered, tags dropped and
+    references decoded (``&amp;`` is "&", ``&lt;b&gt;`` is "<b>"), since the page sets it as
+    text, never as HTML."""
+    return inline(text.get(lang)).striptags().strip()
 
 
 def page_payload(calc: Calculator, lang: str, ui: Callable[[str], str]) -> dict[str, Any]:

@@ -34,6 +34,7 @@ previous terms gave them until the next whole build.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -53,6 +54,7 @@ from rulesite.engine.projects import (
 )
 from rulesite.engine.search_pieces import PIECES
 from rulesite.engine.search_split import shard_path
+from rulesite.engine.search_terms import CACHE_ENV
 from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
@@ -61,7 +63,7 @@ from rulesite.render.cache import ContentCache, render_cached
 from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
 from rulesite.serve.overlay import Problems
 from rulesite.serve.plan import Plan, page_output, plan_language
-from rulesite.serve.server import Versions, make_server
+from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
 from rulesite.terminal import printable
 
@@ -74,13 +76,19 @@ RETRY_SECONDS = 0.1
 def serve(project: Project, dev_addr: str) -> None:
     """Build the whole preview (errors are fatal here), then serve it with live reload."""
     _log_to_console()
-    host, _, port = dev_addr.rpartition(":")
+    os.environ[CACHE_ENV] = str(project.root / ".cache")  # jieba's cache: the project's own
     # Stopped by a process manager (or a test): leave as from Ctrl-C, removing the scratch folder.
     signal.signal(signal.SIGTERM, _interrupt)
     with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:
         preview = Preview(project, Path(scratch))
-        preview.start()
         versions = Versions()
+        # The address first: a mistake in it is told at once, not after a whole build.
+        server = open_server(dev_addr, preview.site, versions, _say, preview.problems.overlay)
+        try:
+            preview.start()
+        except BaseException:
+            server.server_close()
+            raise
 
         def rebuild() -> None:
             preview.rebuild()
@@ -88,14 +96,9 @@ def serve(project: Project, dev_addr: str) -> None:
 
         watched = [project.data_dir, project.templates_dir, project.mkdocs_file]
         watcher = Watcher([path for path in watched if path.exists()], rebuild, POLL_SECONDS)
-        server = make_server(
-            host, int(port), preview.site, versions, _say, preview.problems.overlay
-        )
         watcher.start()
         try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
+            server.serve_forever()  # Ctrl-C or SIGTERM: KeyboardInterrupt, exit 130 (cli.py)
         finally:
             watcher.stop()
             server.server_close()

@@ -23,6 +23,11 @@
     });
   }
 
+  // A name is shown beside the results: the characters data texts may not hold (controls, line
+  // separators, bidirectional embeddings, overrides and isolates) are dropped from it too.
+  var HIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff]/g;
+  function cleanName(text) { return text.replace(HIDDEN_CHARS, "").slice(0, MAX_NAME); }
+
   function repeat(value, n) { var out = []; for (var i = 0; i < n; i++) out.push(value); return out; }
 
   function storageGet(store, key) {
@@ -89,7 +94,7 @@
     if (!Array.isArray(data.names)) return false;
     for (var i = 0; i < Math.min(data.names.length, this.maxPlayers); i++) {
       if (typeof data.names[i] !== "string") return false;
-      next.names[i] = data.names[i].slice(0, MAX_NAME);
+      next.names[i] = cleanName(data.names[i]);
     }
     return true;
   };
@@ -197,7 +202,7 @@
     return this.state.names[i].trim() || fill(this.ui.player_default, { n: i + 1 });
   };
 
-  Sheet.prototype.setName = function (p, text) { this.state.names[p] = text.slice(0, MAX_NAME); };
+  Sheet.prototype.setName = function (p, text) { this.state.names[p] = cleanName(text); };
 
   Sheet.prototype.setValue = function (field, p, text) { this.state.values[field][p] = text.slice(0, MAX_CELL); };
 
@@ -313,5 +318,5 @@
     return text;
   };
 
-  root.RulesiteSheet = { Sheet: Sheet, fill: fill, MAX_NAME: MAX_NAME };
+  root.RulesiteSheet = { Sheet: Sheet, fill: fill, cleanName: cleanName, MAX_NAME: MAX_NAME };
 })(window);

@@ -1,0 +1,163 @@
+"""The site marker: what a build says about the site folder it wrote, checked before it is trusted.
+
+Every site a build (or ``assemble``) publishes holds ``.rulesite-site``, a regular file naming
+which languages the folder holds, what they were built from (a digest of the generated MkDocs
+projects, so of the data, templates, configuration and settings) and every file the build wrote.
+The next build replaces the folder only when the marker is such a file and the folder holds
+nothing else: a file someone added (a ``CNAME``, a verification file) is named, never deleted.
+``assemble`` reads the same facts to refuse parts that are not what they are given as.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+MARKER = ".rulesite-site"
+"""File in every published site folder: proof that a build wrote it, so the next may replace it."""
+HEADER = "Written by `rulesite build`; the next build replaces this whole folder."
+"""The marker's first line (the whole marker of earlier versions)."""
+FORMAT = "rulesite-site: 1"
+"""The marker's second line: the version of what follows."""
+MAX_MARKER_BYTES = 64 * 1024 * 1024
+"""A larger marker is not one a build wrote (a million files would be about 40 MB)."""
+_ENGINES = ("rulesite", "mkdocs", "mkdocs-material")
+"""Packages whose versions are part of what a site is built from."""
+
+
+class MarkerError(Exception):
+    """Why a folder's marker cannot be trusted; completes ``<folder>: ...``."""
+
+
+@dataclass(frozen=True)
+class SiteMarker:
+    """What a build wrote into a site folder."""
+
+    languages: tuple[str, ...]
+    """The language codes the folder holds: one (``build --language``) or every one."""
+    source: str
+    """Digest of what the site was built from (the generated projects and the engines)."""
+    files: frozenset[str]
+    """Every file the build wrote, as a path relative to the folder (the marker excepted)."""
+
+    def text(self) -> str:
+        """The marker file's content."""
+        lines = [
+            HEADER,
+            FORMAT,
+            f"languages: {' '.join(self.languages)}",
+            f"source: {self.source}",
+            "files:",
+            *sorted(self.files),
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def write_marker(site: Path, languages: tuple[str, ...], source: str) -> SiteMarker:
+    """Write the marker of the finished site in ``site``: its languages, source and files."""
+    files, strays = site_files(site)
+    if strays:  # a build writes regular files only; one that did not is a bug, not the data
+        raise RuntimeError(f"the built site holds a link or special file: {strays[0]}")
+    marker = SiteMarker(languages, source, frozenset(files) - {MARKER})
+    (site / MARKER).write_text(marker.text(), encoding="utf-8", newline="\n")
+    return marker
+
+
+def read_marker(folder: Path) -> SiteMarker:
+    """The marker of ``folder``; :class:`MarkerError` unless a build wrote it."""
+    path = folder / MARKER
+    try:
+        status = path.lstat()
+    except FileNotFoundError:
+        raise MarkerError(f"has no {MARKER} file") from None
+    except OSError as error:
+        raise MarkerError(f"its {MARKER} cannot be read ({error.strerror})") from None
+    if stat.S_ISLNK(status.st_mode):
+        raise MarkerError(f"its {MARKER} is a symbolic link, not the file a build writes")
+    if not stat.S_ISREG(status.st_mode):
+        raise MarkerError(f"its {MARKER} is not a regular file")
+    if status.st_size > MAX_MARKER_BYTES:
+        raise MarkerError(f"its {MARKER} is too large to be one a build wrote")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as file:
+            text = file.read(MAX_MARKER_BYTES + 1).decode("utf-8")
+    except OSError as error:
+        raise MarkerError(f"its {MARKER} cannot be read ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise MarkerError(f"its {MARKER} is not one a build wrote (not UTF-8 text)") from None
+    return _parse(text)
+
+
+def _parse(text: str) -> SiteMarker:
+    lines = text.split("\n")
+    if text == HEADER + "\n":
+        raise MarkerError(
+            f"its {MARKER} comes from an older rulesite that did not list the files it wrote; "
+            "check that nothing of yours is in the folder, then remove it yourself"
+        )
+    wanted = [HEADER, FORMAT, "languages: ", "source: ", "files:"]
+    if (
+        len(lines) < 6
+        or lines[-1] != ""
+        or lines[:2] != wanted[:2]
+        or not all(
+            line.startswith(start) for line, start in zip(lines[2:5], wanted[2:], strict=True)
+        )
+        or lines[4] != "files:"
+    ):
+        raise MarkerError(f"its {MARKER} is not one a build wrote (its content is not a marker)")
+    languages = tuple(lines[2].removeprefix("languages: ").split(" "))
+    source = lines[3].removeprefix("source: ")
+    files = lines[5:-1]
+    if not all(languages) or len(source) != 64 or files != sorted(set(files)):
+        raise MarkerError(f"its {MARKER} is not one a build wrote (its content is not a marker)")
+    return SiteMarker(languages, source, frozenset(files))
+
+
+def site_files(folder: Path) -> tuple[list[str], list[str]]:
+    """``(files, strays)`` under ``folder``, as relative paths, sorted, links never followed.
+
+    ``files`` are the regular files; ``strays`` what a build never writes: symbolic links (to
+    files or folders) and special files. Empty folders are neither.
+    """
+    files: list[str] = []
+    strays: list[str] = []
+    for parent, folders, names in os.walk(folder, followlinks=False):
+        base = Path(parent).relative_to(folder)
+        for name in list(folders):
+            if os.path.islink(os.path.join(parent, name)):
+                strays.append((base / name).as_posix())
+                folders.remove(name)
+        for name in names:
+            relative = (base / name).as_posix()
+            mode = os.lstat(os.path.join(parent, name)).st_mode
+            (files if stat.S_ISREG(mode) else strays).append(relative)
+    return sorted(files), sorted(strays)
+
+
+def unknown_files(folder: Path, marker: SiteMarker) -> list[str]:
+    """What ``folder`` holds that its build did not write (links and special files included)."""
+    files, strays = site_files(folder)
+    return sorted({*files, *strays} - marker.files - {MARKER})
+
+
+def source_digest(content: Path) -> str:
+    """What a site is built from: the generated projects under ``content`` and the engines."""
+    digest = hashlib.sha256()
+    for package in _ENGINES:
+        try:
+            version = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            version = "?"
+        digest.update(f"{package}=={version}\n".encode())
+    files, _ = site_files(content)
+    for relative in files:
+        digest.update(relative.encode("utf-8") + b"\0")
+        with (content / relative).open("rb") as file:
+            digest.update(hashlib.file_digest(file, "sha256").digest())
+    return digest.hexdigest()

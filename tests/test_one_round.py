@@ -85,7 +85,7 @@ data/games/mini-game.yaml:48: faq[0].rules[0]: no rule section with id 'setpu' \
 data/games/mini-game.yaml:53: faq[1].question: duplicate key 'question' (first defined on line 52)
 data/games/mini-game.yaml:54: faq[1].answr: unknown key 'answr'
 data/games/mini-game.yaml:69: sources[0].kind: 'rulebook' is not one of 'rules', 'faq', \
-'ruling', 'community' or 'reference'
+'errata', 'ruling', 'community' or 'reference'
 data/games/other-game.yaml:19: card.min_age: expected a whole number, got text 'eight'
 data/games/other-game.yaml:33: rules[1].title.en: missing English (en) text; every text needs \
 zh and en

@@ -4,6 +4,7 @@ on the real site, and a calculator's module switch on the scoring gallery."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.test_calculator_browser import cell, total
 from tests.test_gallery_browser import PAGE, gallery_url  # noqa: F401 - the gallery fixture
@@ -55,7 +56,8 @@ def test_a_link_to_a_hidden_section_shows_it(page, site_url) -> None:
     page.goto(site_url + FAQ)
     assert not page.locator("h2#solo-vs-multiplayer").is_visible()
     page.locator(".md-sidebar--secondary a[href='#solo-vs-multiplayer']").click()
-    assert page.locator("h2#solo-vs-multiplayer").is_visible()
+    # The section opens on the hash change that follows the click: wait for it, not a moment.
+    expect(page.locator("h2#solo-vs-multiplayer")).to_be_visible()
     # Ticking or unticking again applies the choice to every section.
     solo_box(page).check()
     solo_box(page).uncheck()

@@ -644,9 +644,10 @@ class TestJiebaCache:
         elif kind == "shared":
             (cache / "jieba").mkdir(parents=True)
             (cache / "jieba").chmod(0o777)
+        # Where jieba wrote the cache of its word table when it initialized.
         code = (
-            "import jieba; from rulesite.engine.search_terms import prepare_jieba; "
-            "prepare_jieba(); print(jieba.dt.tmp_dir)"
+            "import tempfile; from rulesite.engine.search_terms import prepare_jieba; "
+            "prepare_jieba(); print(tempfile.gettempdir())"
         )
         result = subprocess.run(
             [sys.executable, "-c", code],
@@ -655,11 +656,15 @@ class TestJiebaCache:
             env={**os.environ, CACHE_ENV: str(cache), "TMPDIR": str(tmp_path)},
             timeout=60,
         )
-        folder = result.stdout.strip()
+        # The process's temporary folder is its own again once jieba has initialized.
+        assert result.stdout.strip() == str(tmp_path), result.stderr
+        private = cache / "jieba" / "jieba.cache"
+        own = tmp_path / f"rulesite-jieba-{os.getuid()}" / "jieba.cache"
+        assert not (tmp_path / "jieba.cache").exists()  # never the shared temporary folder
         if kind == "private":
-            assert folder == str(cache / "jieba")
+            assert private.is_file() and not own.exists()
         else:
-            assert folder == str(tmp_path / f"rulesite-jieba-{os.getuid()}")
+            assert own.is_file() and not (tmp_path / "elsewhere" / "jieba.cache").exists()
 
 
 # --- 10. small promises ---------------------------------------------------------------------------

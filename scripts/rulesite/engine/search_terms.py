@@ -32,25 +32,46 @@ _added: dict[str, int] = {}
 
 
 CACHE_ENV = "RULESITE_CACHE_DIR"
-"""Where ``rulesite build`` and ``serve`` tell their MkDocs processes the project's cache is."""
+"""Where a plain ``mkdocs build`` of a generated project may keep jieba's cache (read, never
+written: ``rulesite build`` and ``serve`` name the project's cache with :func:`use_cache_root`)."""
+
+_cache_root: str | None = None
+"""The project's cache folder, named by ``rulesite build`` or ``serve`` before their builds fork
+(the forked builds inherit it)."""
+_prepared = False
+"""Whether this process has initialized jieba (forked builds inherit a preview's)."""
+
+
+def use_cache_root(folder: str | os.PathLike[str]) -> None:
+    """Keep jieba's cache in ``folder``/jieba (the project's ``.cache/``) in this process and the
+    builds it forks."""
+    global _cache_root
+    _cache_root = os.fspath(folder)
 
 
 def prepare_jieba() -> None:
-    """Quiet jieba and keep its word-table cache out of the shared temporary folder.
+    """Quiet jieba and initialize it with its word-table cache out of the shared temporary folder.
 
-    jieba reads a cache of its stock word table (a marshal dump) from ``/tmp/jieba.cache`` by
-    default: a file anyone can plant there, which would change the published Chinese search
-    index. The cache is kept in the project's own ``.cache/jieba/`` (given by the build in
-    ``RULESITE_CACHE_DIR``) when that is a private folder of this user, else in a fresh private
-    folder (no cache). Its messages (``Building prefix dict...``) are debug output, not ours.
+    jieba reads a cache of its stock word table (a marshal dump) from ``jieba.cache`` in the
+    temporary folder when it initializes: a file anyone can plant in ``/tmp``, which would change
+    the published Chinese search index. So jieba is initialized here, once per process, with
+    Python's documented ``tempfile.tempdir`` pointing, for that call only, at the project's own
+    ``.cache/jieba/`` when that is a private folder of this user, else at a private folder of
+    this user's (no shared cache). Its messages (``Building prefix dict...``) are debug output.
     """
+    global _prepared
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    if getattr(jieba.dt, "_rulesite_cache", False):
+    if _prepared:
         return
-    jieba.dt.tmp_dir = _private_folder(os.environ.get(CACHE_ENV))
-    jieba.dt._rulesite_cache = True
+    folder = _private_folder(_cache_root or os.environ.get(CACHE_ENV))
+    previous, tempfile.tempdir = tempfile.tempdir, folder
+    try:
+        jieba.initialize()
+    finally:
+        tempfile.tempdir = previous
+    _prepared = True
 
 
 def _private_folder(wanted: str | None) -> str:
@@ -117,7 +138,5 @@ def add_search_terms(path: str) -> None:
 def warm_up() -> None:
     """Load jieba's stock word table now (half a second), so processes forked afterwards (a
     preview's builds) start with it, as a fresh process would have it once loaded."""
-    import jieba
 
     prepare_jieba()
-    jieba.initialize()

@@ -26,7 +26,7 @@ from typing import Any
 
 from rulesite.catalog import Catalog, load_catalog, load_site
 from rulesite.engine.projects import LanguageProject, site_path, write_projects
-from rulesite.engine.search_terms import CACHE_ENV
+from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import SiteData, and_list
 from rulesite.project import Project
@@ -246,7 +246,7 @@ def build_languages(
     """
     out.mkdir(parents=True, exist_ok=True)
     # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp.
-    os.environ[CACHE_ENV] = str(project.root / ".cache")
+    use_cache_root(project.root / ".cache")
     results = _in_processes(
         [(p.lang, (str(p.config_file), str(out / p.lang), strict)) for p in projects]
     )

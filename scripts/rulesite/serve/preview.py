@@ -34,7 +34,6 @@ previous terms gave them until the next whole build.
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import sys
 import tempfile
@@ -54,7 +53,7 @@ from rulesite.engine.projects import (
 )
 from rulesite.engine.search_pieces import PIECES
 from rulesite.engine.search_split import shard_path
-from rulesite.engine.search_terms import CACHE_ENV
+from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
@@ -76,7 +75,7 @@ RETRY_SECONDS = 0.1
 def serve(project: Project, dev_addr: str) -> None:
     """Build the whole preview (errors are fatal here), then serve it with live reload."""
     _log_to_console()
-    os.environ[CACHE_ENV] = str(project.root / ".cache")  # jieba's cache: the project's own
+    use_cache_root(project.root / ".cache")  # jieba's cache: the project's own
     # Stopped by a process manager (or a test): leave as from Ctrl-C, removing the scratch folder.
     signal.signal(signal.SIGTERM, _interrupt)
     with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:

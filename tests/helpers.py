@@ -9,6 +9,7 @@ import http.server
 import json
 import os
 import shutil
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -241,13 +242,21 @@ def serve_site(site_dir: Path, mount: str = "rulesite") -> Iterator[str]:
     with tempfile.TemporaryDirectory() as root:
         (Path(root) / mount).symlink_to(site_dir.resolve(), target_is_directory=True)
         handler = functools.partial(_QuietHandler, directory=root)
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server = _QuietServer(("127.0.0.1", 0), handler)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
             yield f"http://127.0.0.1:{server.server_address[1]}/{mount}/"
         finally:
             server.shutdown()
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A browser that navigates on closes its connections mid-file (a broken pipe): that is
+        # the reader's choice, not the site's fault, and its traceback only hides real output.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -9,19 +9,17 @@ import types
 import typing
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from rulesite.check.partial import partial_record
+from rulesite.check.partial import ModelT, partial_record
 from rulesite.check.stubs import is_stub
 from rulesite.errors import Document, KeyPath, Problem
 from rulesite.model import (
     UNION_TAGS,
     describe_value,
 )
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 def build_record(

@@ -34,8 +34,8 @@ from rulesite.publish import site_folder as publish
 from rulesite.publish.marker import (
     MarkerError,
     SiteMarker,
+    plain_files,
     read_marker,
-    site_files,
     source_digest,
     write_marker,
 )
@@ -186,15 +186,7 @@ def _check_parts(parts: dict[str, Path]) -> str:
             held = ", ".join(marker.languages)
             what = f"the whole site ({held})" if len(marker.languages) > 1 else f"the {held} site"
             raise UsageError(f"{shown}: holds {what}, not the {lang} part that {wanted} writes")
-        try:
-            files, strays = site_files(folder)
-        except OSError as error:
-            raise UsageError(f"{shown}: cannot be read ({error.strerror})") from None
-        if strays:
-            raise UsageError(
-                f"{shown}/{printable(strays[0])}: is a symbolic link or special file; "
-                "a build writes none, so the part is refused"
-            )
+        files = plain_files(folder, shown, "a build writes none, so the part is refused")
         unknown = sorted(set(files) - marker.files - {publish.MARKER})
         lost = sorted(marker.files - set(files))
         if unknown or lost:

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from rulesite.errors import UsageError
+from rulesite.terminal import printable
+
 MARKER = ".rulesite-site"
 """File in every published site folder: proof that a build wrote it, so the next may replace it."""
 HEADER = "Written by `rulesite build`; the next build replaces this whole folder."
@@ -138,6 +141,21 @@ def site_files(folder: Path) -> tuple[list[str], list[str]]:
             mode = os.lstat(os.path.join(parent, name)).st_mode
             (files if stat.S_ISREG(mode) else strays).append(relative)
     return sorted(files), sorted(strays)
+
+
+def plain_files(folder: Path, shown: str, refusal: str) -> list[str]:
+    """The regular files under ``folder`` (``site_files``); a :class:`UsageError` naming
+    ``shown`` when it cannot be read or holds a link or special file (``refusal`` says why that
+    is refused there)."""
+    try:
+        files, strays = site_files(folder)
+    except OSError as error:
+        raise UsageError(f"{shown}: cannot be read ({error.strerror})") from None
+    if strays:
+        raise UsageError(
+            f"{shown}/{printable(strays[0])}: is a symbolic link or special file; {refusal}"
+        )
+    return files
 
 
 def unknown_files(folder: Path, marker: SiteMarker) -> list[str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulesite.errors import UsageError
 from rulesite.project import Project
-from rulesite.publish.marker import MARKER, site_files
+from rulesite.publish.marker import MARKER, plain_files
 from rulesite.terminal import printable
 
 _RESERVED = ".rulesite-"
@@ -31,15 +31,7 @@ def static_files(project: Project) -> list[str]:
         return []
     if not folder.is_dir():
         raise UsageError("static: is a file; it must be a folder of files to publish")
-    try:
-        files, strays = site_files(folder)
-    except OSError as error:
-        raise UsageError(f"static: cannot be read ({error.strerror})") from None
-    if strays:
-        raise UsageError(
-            f"static/{printable(strays[0])}: is a symbolic link or special file; "
-            "put the file itself in static/"
-        )
+    files = plain_files(folder, "static", "put the file itself in static/")
     odd = [name for name in files if any(ord(char) < 0x20 or ord(char) == 0x7F for char in name)]
     if odd:  # the marker lists one file a line: a name is one line of printable text
         raise UsageError(f"static/{printable(odd[0])}: a file name may not hold control characters")

@@ -111,6 +111,12 @@ def load_base_config(project: Project) -> dict[str, Any]:
     return config
 
 
+def configured_site_url(project: Project) -> str:
+    """The published site's address as ``mkdocs.yml`` gives it (``RULESITE_SITE_URL``), or
+    ``""``: what render needs for absolute addresses (a score pad's QR code)."""
+    return str(load_base_config(project).get("site_url") or "")
+
+
 def language_config(
     base: dict[str, Any], catalog: Catalog, language: Language, source_date_epoch: int
 ) -> dict[str, Any]:

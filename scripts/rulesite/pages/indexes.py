@@ -1,4 +1,5 @@
-"""What the pages across games are given: home, the games index, the glossary and the topics.
+"""What the pages across games are given: home, the games index, the glossary, the topics and
+the game-night history.
 
 Each function takes the catalog and the page's language and returns what its template sees
 besides what every page sees (``render/renderer.py``); the registry names them.
@@ -10,6 +11,7 @@ from typing import Any
 
 from rulesite.catalog import Catalog
 from rulesite.model import Game
+from rulesite.scoring.payload import payload_json, plain
 
 _MINUTE_STEPS = (15, 30, 45, 60, 90, 120, 180, 240, 360)
 _WEIGHT_STEPS = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5)
@@ -37,6 +39,27 @@ def topics(catalog: Catalog, lang: str) -> dict[str, Any]:
     by_topic = rulings_by_topic(catalog.games, topic_ids, lang)
     listed = {(game.slug, ruling.id) for _, pairs in by_topic for game, ruling in pairs}
     return {"by_topic": by_topic, "total_rulings": len(listed)}
+
+
+def history(catalog: Catalog, lang: str) -> dict[str, Any]:
+    """The game-night history: the games with calculators, and for the script that shows the
+    plays saved on the device, each calculator's title and lines by id (a saved play keeps ids,
+    so it reads in either language)."""
+    games = [game for game in catalog.games if game.scoring]
+    names = {
+        game.slug: {
+            "title": plain(game.title, lang),
+            "calculators": {
+                calc.id: {
+                    "title": plain(calc.title, lang),
+                    "lines": {term.id: plain(term.label, lang) for term in calc.terms},
+                }
+                for calc in game.scoring
+            },
+        }
+        for game in games
+    }
+    return {"games": games, "history_names": payload_json(names)}
 
 
 def _useful_steps(steps: tuple[float, ...], values: list[float]) -> list[float]:

@@ -25,7 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from rulesite.catalog import Catalog, load_catalog, load_site
-from rulesite.engine.projects import LanguageProject, site_path, write_projects
+from rulesite.engine.projects import (
+    LanguageProject,
+    configured_site_url,
+    site_path,
+    write_projects,
+)
 from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import SiteData, and_list
@@ -97,7 +102,7 @@ def build(
         publish.check_replaceable(project, target)
         catalog = load_catalog(project)
         extra = static_files(project)
-        pages = render_pages(project, catalog)
+        pages = render_pages(project, catalog, configured_site_url(project))
         with _writing(project, target), publish.staged(project.content_dir, target) as swap:
             projects = write_content(project, swap.new_content, catalog, pages)
             chosen = [p for p in projects if languages is None or p.lang in languages]

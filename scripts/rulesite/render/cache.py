@@ -98,18 +98,22 @@ def folder_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def render_cached(project: Project, catalog: Catalog, cache: ContentCache) -> dict[str, str]:
+def render_cached(
+    project: Project, catalog: Catalog, cache: ContentCache, site_url: str = ""
+) -> dict[str, str]:
     """Every page of the site, as ``render.render_pages`` gives them, from ``cache`` where what
-    a page is built from is unchanged.
+    a page is built from is unchanged (``site_url``, the site's address, is part of every key).
 
     ``catalog`` must come from ``load_catalog`` (it carries the files' digests). Raises
     BuildError, as rendering does, when a template fails.
     """
     templates = folder_digest(project.templates_dir / "pages")
-    renderer = Renderer(project, catalog, _environment(project, cache, templates))
+    renderer = Renderer(project, catalog, _environment(project, cache, templates), site_url)
     site_digest = catalog.digests.get("")
     # as_of: a page flags verification dates older than stale_after_days on that day.
-    common = f"site={site_digest};templates={templates};as_of={catalog.as_of.isoformat()}"
+    common = (
+        f"site={site_digest};templates={templates};as_of={catalog.as_of.isoformat()};url={site_url}"
+    )
     inputs = InputDigests(catalog)
     pages: dict[str, str] = {}
     for lang in catalog.site.codes:

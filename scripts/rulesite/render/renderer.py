@@ -9,6 +9,7 @@ field or label fails the build, naming the template, instead of printing an empt
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,9 @@ from rulesite.errors import BuildError
 from rulesite.model import Game, IntRange, Language, SiteData
 from rulesite.pages import registry
 from rulesite.project import Project
-from rulesite.scoring.payload import page_payload, payload_json
+from rulesite.render.qr import qr_svg
+from rulesite.render.score_pad import pad_rows
+from rulesite.scoring.payload import page_payload, payload_json, plain
 
 
 @dataclass(frozen=True)
@@ -114,10 +117,18 @@ class Renderer:
     """
 
     def __init__(
-        self, project: Project, catalog: Catalog, env: jinja2.Environment | None = None
+        self,
+        project: Project,
+        catalog: Catalog,
+        env: jinja2.Environment | None = None,
+        site_url: str = "",
     ) -> None:
         self.env = env or make_environment(project)
         self.catalog = catalog
+        # The published site's address (mkdocs.yml's site_url): a printed score pad's QR code
+        # needs an absolute one; without it the pad has no code (a relative path is useless on
+        # paper).
+        self.site_url = site_url.rstrip("/") + "/" if site_url else ""
         site = catalog.site
         # The same for every page: look them up once, not per page.
         self.shared = {
@@ -175,6 +186,14 @@ class Renderer:
             page_kinds=tuple(tab.name for tab in registry.tabs_of(game)),
         )
 
+    def calculator_address(self, game: Game, calc_id: str, language: Language) -> str:
+        """The absolute address of a calculator on its score page, or ``""`` without a site
+        address."""
+        if not self.site_url:
+            return ""
+        page = registry.kind("score").url(game.slug)
+        return f"{self.site_url}{registry.language_folder(language)}{page}#{calc_id}"
+
     def _render(self, template_name: str, lang: str, **context: Any) -> str:
         t = Labels(self.catalog.site, lang)
         site = self.catalog.site
@@ -191,6 +210,13 @@ class Renderer:
                     "names_language": site.language(site.names_language),
                     "t": t,
                     "calculator_json": lambda calc: payload_json(page_payload(calc, lang, t.raw)),
+                    # Interface words a script shows (the game-night history): labels by prefix.
+                    "labels_json": lambda prefix: _labels_json(site, lang, prefix),
+                    "score_pad": lambda calc: pad_rows(calc, lang, t),
+                    "calculator_address": lambda game, calc: self.calculator_address(
+                        game, calc.id, site.language(lang)
+                    ),
+                    "qr_svg": qr_svg,
                     **context,
                 }
             )
@@ -215,6 +241,24 @@ def _template_location(exc: jinja2.TemplateError, fallback: str) -> str:
     return f"{name}:{line}" if line else name
 
 
-def render_pages(project: Project, catalog: Catalog) -> dict[str, str]:
-    """Every generated Markdown page of the site, keyed by path under ``content/``."""
-    return Renderer(project, catalog).pages()
+def _labels_json(site: SiteData, lang: str, prefix: str) -> str:
+    """Every label whose key starts with ``prefix``, in ``lang``, as JSON keyed without the
+    prefix: the words a page's script sets as text (Markdown rendered, tags dropped)."""
+    words = {
+        key.removeprefix(prefix): _spaced(text.get(lang), plain(text, lang))
+        for key, text in site.labels.items()
+        if key.startswith(prefix)
+    }
+    return json.dumps(words, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _spaced(raw: str, text: str) -> str:
+    """``text`` with the spaces ``raw`` starts and ends with: a separator label (", ") keeps
+    its space."""
+    return raw[: len(raw) - len(raw.lstrip())] + text + raw[len(raw.rstrip()) :]
+
+
+def render_pages(project: Project, catalog: Catalog, site_url: str = "") -> dict[str, str]:
+    """Every generated Markdown page of the site, keyed by path under ``content/``
+    (``site_url``: the published site's address, for what needs an absolute one)."""
+    return Renderer(project, catalog, site_url=site_url).pages()

@@ -48,6 +48,7 @@ from rulesite.catalog import Catalog, load_catalog
 from rulesite.engine.projects import (
     CONFIG_FILE,
     DOCS_DIR,
+    configured_site_url,
     site_path,
     write_projects,
 )
@@ -183,7 +184,7 @@ class Preview:
         say("rulesite: checking data/…")
         catalog = load_catalog(self.project, cache=self.cache)
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
-        pages = render_cached(self.project, catalog, self.cache)
+        pages = render_cached(self.project, catalog, self.cache, configured_site_url(self.project))
         say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
         # A language not built yet (the first build, or one just declared) is built whole.
         self.stale |= {code for code in catalog.site.codes if code not in self.languages}

@@ -137,6 +137,10 @@ KINDS: tuple[PageKind, ...] = (
         template="history.md.j2",
         context=indexes.history,
         nav=True,
+        # MkDocs indexes and maps every page it renders from Markdown: only its title and lead
+        # are text here (the plays are read by a script), which is what search finds.
+        search=Search.SITE,
+        sitemap=True,
         offline=True,
         inputs=(CARDS, SITE),
         doc="game nights saved on this device (a script reads them): plays, wins, best scores",

@@ -169,7 +169,7 @@ def modified(folder: Path) -> dict[str, int]:
 def test_the_first_build_says_what_it_does(previewing: Previewing) -> None:
     assert previewing.said[:3] == [
         "rulesite: checking data/…",
-        "rulesite: 2 games valid, 24 pages rendered",
+        "rulesite: 2 games valid, 26 pages rendered",
         "rulesite: building zh (whole), en (whole) with MkDocs…",
     ]
     assert re.fullmatch(
@@ -189,7 +189,7 @@ def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
     said = previewing.rebuild()
     # The Chinese summary is on the Chinese pages only: English needs no build at all.
     assert len(said) == 1 and re.fullmatch(
-        r"rulesite: built zh: 8 pages \(\d+\.\d s\); \d+\.\d s in all", said[0]
+        r"rulesite: built zh: 9 pages \(\d+\.\d s\); \d+\.\d s in all", said[0]
     )
     assert "已改动的两张规则" in previewing.page("games/mini-game/index.html")
     after = modified(site)
@@ -202,6 +202,7 @@ def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
         "games/mini-game/rules/index.html",
         "games/mini-game/score/index.html",
         "glossary/index.html",
+        "history/index.html",
         "index.html",
         "topics/index.html",
     ]
@@ -257,7 +258,7 @@ def test_site_name_and_template_changes_show_up(previewing: Previewing) -> None:
     template.write_text(template.read_text("utf-8") + "\ntemplate-marker\n", "utf-8")
     said = previewing.rebuild()
     assert re.fullmatch(
-        r"rulesite: built zh: 12 pages \(.*\), en: 12 pages \(.*\); .* in all", said[0]
+        r"rulesite: built zh: 13 pages \(.*\), en: 13 pages \(.*\); .* in all", said[0]
     ), said
     for page in ("games/other-game/rules/index.html", "en/games/mini-game/rules/index.html"):
         assert "template-marker" in previewing.page(page)
@@ -343,7 +344,7 @@ def test_an_unexpected_failure_is_retried_once_and_the_fix_shows_up(
     assert "#9999" in previewing.page("en/games/mini-game/index.html")
     replace_in(game, "bgg_rank: 4321", "bgg_rank: 5555")
     said = previewing.rebuild()
-    assert len(said) == 1 and said[0].startswith("rulesite: built zh: 8 pages")
+    assert len(said) == 1 and said[0].startswith("rulesite: built zh: 9 pages")
     assert "#5555" in previewing.page("en/games/mini-game/index.html")
 
 

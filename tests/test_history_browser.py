@@ -355,6 +355,17 @@ def test_a_malformed_import_is_refused_with_a_message(phone, site_url, text, rea
     assert phone.evaluate(f"localStorage.getItem('{KEY}')") == good
 
 
+def violations_in(page, axe_script: Path, selector: str) -> list[str]:
+    """Every axe-core violation, of any impact, inside ``selector`` (the new views)."""
+    page.add_script_tag(path=str(axe_script))
+    found = page.evaluate(
+        "async sel => (await axe.run({include: [[sel]]})).violations"
+        ".map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).slice(0, 3)}`)",
+        selector,
+    )
+    return list(found)
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_history_views_pass_axe(phone, site_url, axe_script, lang, scheme) -> None:
@@ -363,6 +374,8 @@ def test_the_history_views_pass_axe(phone, site_url, axe_script, lang, scheme) -
     finish_example(phone, site_url, lang, calc_id)
     phone.locator(f"{hist_sel(calc_id)} [data-hist='new-game']").click()  # the undo shows
     assert serious_violations(phone, axe_script) == []
+    assert violations_in(phone, axe_script, hist_sel(calc_id)) == []
     phone.goto(site_url + LANGS[lang] + HISTORY)
     assert phone.locator(".rs-history .rs-hist__plays").count() == 1
     assert serious_violations(phone, axe_script) == []
+    assert violations_in(phone, axe_script, ".rs-history") == []

@@ -289,7 +289,8 @@ def distinct_game(
 def _name_glossary(game: dict[str, Any], writer: TextWriter, taken: Taken) -> None:
     """Glossary terms named anew: in the jieba language by word pairs no other game has (the
     search dictionary), elsewhere by their rewritten names made unique in the game; aliases are
-    left out (a game's names and aliases must each mean one term)."""
+    left out (a game's names and aliases must each mean one term), and so are the variants to
+    avoid (they name the real game's words, which may now be another term's rewritten name)."""
     terms = game.get("glossary", [])
     names = writer.terms(len(terms), taken.terms)
     for lang in LANGUAGES:
@@ -302,6 +303,7 @@ def _name_glossary(game: dict[str, Any], writer: TextWriter, taken: Taken) -> No
             term["name"][lang] = name
     for term in terms:
         term.pop("aliases", None)
+        term.pop("avoid", None)
 
 
 def _rewrite(value: Any, writer: TextWriter) -> Any:

@@ -139,10 +139,17 @@ class TextWriter:
     rng: random.Random
     pairs: dict[str, None] = field(default_factory=dict)
     """Two title words written next to each other (ordered, no repeats)."""
+    real: frozenset[str] = frozenset()
+    """The real games' texts: a new text is never one of them (a short label of common words,
+    such as "Cards built", could come out again by chance)."""
 
     def text(self, lang: str, source: str) -> str:
         """New text shaped like ``source``: same lines, markers, emphasis; at most as long."""
-        return "\n".join(self._line(lang, line) for line in source.split("\n"))
+        for _ in range(100):
+            text = "\n".join(self._line(lang, line) for line in source.split("\n"))
+            if text not in self.real:
+                return text
+        raise ValueError(f"no new text shaped like {source!r}")
 
     def _line(self, lang: str, line: str) -> str:
         if not line.strip():
@@ -268,10 +275,13 @@ def make_games(count: int, seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
     sources = load_sources()
     vocabulary = Vocabulary.from_games([data for _, data in sources])
     taken = Taken()
+    real = frozenset(
+        text[lang] for _, data in sources for text in text_pairs(data) for lang in text
+    )
     games = []
     for index in range(count):
         stem, source = sources[index % len(sources)]
-        writer = TextWriter(vocabulary, random.Random(f"{seed}:{index}"))
+        writer = TextWriter(vocabulary, random.Random(f"{seed}:{index}"), real=real)
         games.append(distinct_game(stem, source, writer, taken))
     return games
 

@@ -234,6 +234,9 @@
     this.root.querySelectorAll("[data-column]").forEach(function (cell) {
       cell.hidden = Number(cell.getAttribute("data-column")) >= count;
     });
+    // A section row spans only the columns shown: spanning hidden ones would keep them in the
+    // table, and a phone's fixed layout would give them a share of the width.
+    this.table.querySelectorAll(".rs-calc__section th").forEach(function (th) { th.colSpan = count + 1; });
     this.rankRow.hidden = count === 1; // one player: a score, not a rank
     for (var p = 0; p < this.maxPlayers; p++) {
       var name = this.sheet.playerName(p);

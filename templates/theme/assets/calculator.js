@@ -261,6 +261,8 @@
     this.errors.textContent = "";
     read.problems.forEach(function (text) { self.errors.appendChild(el("li", {}, text)); });
     this.sheet.save();
+    // The result on screen (null while there is none), for features built on the sheet.
+    this.lastResult = null;
     if (read.problems.length || !this.sheet.hasEntries()) {
       this.showBlank();
       this.panel.blank(read.problems.length ? this.ui.fix_first : "");
@@ -268,6 +270,7 @@
       // One evaluation for the table, the panel and the picture: the result, and the
       // tie-breaker values that explain its ranks.
       var scored = engine.scoreExplained(this.model, read.players, this.sheet.state.settings);
+      this.lastResult = scored.result;
       this.showResult(scored.result, scored.tiebreaks);
     }
     this.keepClear();

@@ -79,7 +79,8 @@
   function Panel(data) {
     this.data = data;
     this.ui = data.ui;
-    this.node = el("section", { "class": "rs-calc__panel", "aria-label": this.ui.result_title });
+    // A group, not a landmark: a page with two calculators would have two regions of one name.
+    this.node = el("div", { "class": "rs-calc__panel", role: "group", "aria-label": this.ui.result_title });
     // Only the sentence is announced as it changes, not the whole list at every keystroke.
     this.words = el("p", { "class": "rs-calc__result", role: "status", "aria-live": "polite" });
     this.standings = el("ul", { "class": "rs-calc__standings" });

@@ -583,14 +583,19 @@ def test_three_players_fit_a_phone_and_names_and_totals_stay_in_view(
     )
     assert rights and max(rights) <= 360  # every column on screen: nothing to scroll sideways
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    first_field = MODELS[calc_id]["inputs"][0]["id"]
+    cell(phone, calc_id, first_field, count - 1).fill("3")
     last_field = MODELS[calc_id]["inputs"][-1]["id"]
     cell(phone, calc_id, last_field, count - 1).focus()  # typing far down the sheet
     header = phone.evaluate("document.querySelector('.md-header').getBoundingClientRect().bottom")
-    name = phone.locator(f".rs-calc[data-calculator='{calc_id}'] [data-name='{count - 1}']")
-    out = phone.locator(f".rs-calc[data-calculator='{calc_id}'] [data-total='{count - 1}']")
+    # The column's head (its player's name) stays under the header, and the result panel (each
+    # player's total) at the bottom of the screen.
+    name = phone.locator(f".rs-calc[data-calculator='{calc_id}'] thead [data-column='{count - 1}']")
+    panel = phone.locator(f".rs-calc[data-calculator='{calc_id}'] .rs-calc__panel")
+    out = panel.locator(f"[data-standing='{count - 1}'] .rs-calc__standing-total")
     top, bottom = name.bounding_box()["y"], out.bounding_box()["y"] + out.bounding_box()["height"]
     assert header - 1 <= top and bottom <= 740, (header, top, bottom)
-    first_field = MODELS[calc_id]["inputs"][0]["id"]
+    assert out.inner_text() == total(phone, calc_id, count - 1)
     cell(phone, calc_id, first_field, 0).focus()  # and near the top: the totals still show
     phone.evaluate("window.scrollBy(0, 40)")
     box = out.bounding_box()

@@ -198,6 +198,18 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "offline_title": frozenset(),
     "offline_text": frozenset(),
     "offline_retry": frozenset(),
+    # The calculator's result at a glance (issue 19)
+    "calc_names": frozenset(),
+    "calc_result_title": frozenset(),
+    "calc_standing": frozenset({"name", "rank", "total"}),
+    "calc_standing_total": frozenset({"name", "total"}),
+    "calc_tie_pair": frozenset({"by", "lower", "lower_value", "total", "upper", "upper_value"}),
+    "calc_tie_level": frozenset({"names", "rank", "total"}),
+    "calc_solo_score": frozenset({"total"}),
+    "calc_chart_title": frozenset(),
+    "calc_chart_player": frozenset({"parts", "player", "total"}),
+    "calc_chart_part": frozenset({"line", "value"}),
+    "calc_leaves_out": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
 

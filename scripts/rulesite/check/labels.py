@@ -209,10 +209,9 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "aid_then": frozenset(),
     "checklist_title": frozenset(),
     "checklist_players": frozenset(),
-    "checklist_count": frozenset({"count"}),
     "checklist_progress": frozenset({"done", "total"}),
     "checklist_reset": frozenset(),
-    "checklist_confirm": frozenset({"count"}),
+    "checklist_confirm": frozenset(),
     "checklist_hint": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""

@@ -104,8 +104,7 @@
     });
   });
   reset.addEventListener("click", function () {
-    var question = fill(root.getAttribute("data-confirm"), { count: state.count });
-    if (!window.confirm(question)) return;
+    if (!window.confirm(root.getAttribute("data-confirm"))) return;
     delete state.ticks[state.count];
     save();
     show();

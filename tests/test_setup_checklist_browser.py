@@ -6,6 +6,7 @@ Games and steps are read from data/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,29 @@ def test_printed_the_aid_fits_one_page_of_its_own(browser, site_url, lang: str, 
     assert aid.evaluate("a => getComputedStyle(a).breakAfter") == "page"
     assert not page.locator("details.rs-checklist").is_visible()  # a control means nothing on paper
     context.close()
+
+
+def pdf_pages(pdf: bytes) -> int:
+    """Pages of a PDF Chromium wrote (each is an uncompressed ``/Type /Page`` object)."""
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", AID_GAMES, ids=lambda game: game.slug)
+def test_printed_to_a4_the_aid_is_the_first_page(page, site_url, lang: str, game: Game) -> None:
+    page.goto(rules_url(site_url, lang, game))
+    # The title and the aid alone: one page, so the aid fits one.
+    page.evaluate(
+        """() => { const aid = document.querySelector("section.rs-aid");
+            while (aid.nextElementSibling) aid.nextElementSibling.remove(); }"""
+    )
+    assert pdf_pages(page.pdf(format="A4")) == 1
+    # One short line after it starts a second page: the rules follow on their own.
+    page.evaluate(
+        """() => document.querySelector("section.rs-aid").after(document.createElement("p"))"""
+    )
+    page.evaluate("""() => { document.querySelector("section.rs-aid + p").textContent = "x"; }""")
+    assert pdf_pages(page.pdf(format="A4")) == 2
 
 
 def open_checklist(page):

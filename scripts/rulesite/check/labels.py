@@ -210,6 +210,21 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "calc_chart_player": frozenset({"parts", "player", "total"}),
     "calc_chart_part": frozenset({"line", "value"}),
     "calc_leaves_out": frozenset(),
+    # The player aid and the setup checklist on the rules page (assets/setup-checklist.js)
+    "aid_label": frozenset(),
+    "aid_rounds": frozenset({"count"}),
+    "aid_each_round": frozenset(),
+    "aid_diagram": frozenset({"phases"}),
+    "aid_repeat": frozenset({"count"}),
+    "aid_scoring": frozenset(),
+    "aid_ties": frozenset({"by"}),
+    "aid_then": frozenset(),
+    "checklist_title": frozenset(),
+    "checklist_players": frozenset(),
+    "checklist_progress": frozenset({"done", "total"}),
+    "checklist_reset": frozenset(),
+    "checklist_confirm": frozenset(),
+    "checklist_hint": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
 

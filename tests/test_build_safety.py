@@ -63,10 +63,10 @@ def reference_build(project: Project, where: Path) -> Project:
     return copy
 
 
-@pytest.fixture
-def world(tmp_path: Path) -> Path:
-    """A folder holding a built project, a folder of someone else's files and a lone file."""
-    root = tmp_path / "world"
+@pytest.fixture(scope="module")
+def built_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The world below, built once per module (a build is the slow part; the tests change it)."""
+    root = tmp_path_factory.mktemp("built") / "world"
     project = make_project(root / "project")
     (project / "tests").mkdir()
     (project / "tests" / "test_mine.py").write_text("def test(): pass\n", "utf-8")
@@ -77,6 +77,14 @@ def world(tmp_path: Path) -> Path:
     (root / "empty").mkdir()
     build(Project(project))
     return root
+
+
+@pytest.fixture
+def world(built_world: Path, tmp_path: Path) -> Path:
+    """A folder holding a built project, a folder of someone else's files and a lone file: a
+    fresh copy of ``built_world`` for each test (a build writes no absolute path, so a copy is
+    what building here would give)."""
+    return Path(shutil.copytree(built_world, tmp_path / "world", symlinks=True))
 
 
 # --- Item 2: a site folder that would replace or hide the user's files is refused -------------

@@ -35,10 +35,16 @@ def page_model(page, calc_id: str) -> dict:
     )
 
 
-def js_score(page, calc_id: str, players: list[dict], settings: dict) -> dict:
+def js_scores(page, calc_id: str, cases: list[tuple[list[dict], dict]]) -> list[dict]:
+    """The page's engine on every (players, settings) case, with the model the page carries: one
+    call into the page for all of them (a call each made this test the suite's slowest)."""
     return page.evaluate(
-        "([model, players, settings]) => window.RulesiteScore.score(model, players, settings)",
-        [page_model(page, calc_id)["model"], players, settings],
+        "([id, cases]) => {"
+        " const model = JSON.parse(document.querySelector("
+        "`.rs-calc[data-calculator='${id}']`).getAttribute('data-model')).model;"
+        " return cases.map(([players, settings]) =>"
+        " window.RulesiteScore.score(model, players, settings)); }",
+        [calc_id, cases],
     )
 
 
@@ -56,9 +62,8 @@ def test_browser_and_python_agree(page, site_url, calc_id: str) -> None:
     for _ in range(100):
         settings = {s["id"]: rng.choice(setting_values(s)) for s in MODELS[calc_id]["settings"]}
         cases.append((random_players(calc_id, rng), settings))
-    for players, settings in cases:
-        expected = score(MODELS[calc_id], players, settings).as_json()
-        assert js_score(page, calc_id, players, settings) == expected, players
+    for (players, settings), got in zip(cases, js_scores(page, calc_id, cases), strict=True):
+        assert got == score(MODELS[calc_id], players, settings).as_json(), players
 
 
 def say(key: str, lang: str = "en", **values: object) -> str:
@@ -578,14 +583,19 @@ def test_three_players_fit_a_phone_and_names_and_totals_stay_in_view(
     )
     assert rights and max(rights) <= 360  # every column on screen: nothing to scroll sideways
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    first_field = MODELS[calc_id]["inputs"][0]["id"]
+    cell(phone, calc_id, first_field, count - 1).fill("3")
     last_field = MODELS[calc_id]["inputs"][-1]["id"]
     cell(phone, calc_id, last_field, count - 1).focus()  # typing far down the sheet
     header = phone.evaluate("document.querySelector('.md-header').getBoundingClientRect().bottom")
-    name = phone.locator(f".rs-calc[data-calculator='{calc_id}'] [data-name='{count - 1}']")
-    out = phone.locator(f".rs-calc[data-calculator='{calc_id}'] [data-total='{count - 1}']")
+    # The column's head (its player's name) stays under the header, and the result panel (each
+    # player's total) at the bottom of the screen.
+    name = phone.locator(f".rs-calc[data-calculator='{calc_id}'] thead [data-column='{count - 1}']")
+    panel = phone.locator(f".rs-calc[data-calculator='{calc_id}'] .rs-calc__panel")
+    out = panel.locator(f"[data-standing='{count - 1}'] .rs-calc__standing-total")
     top, bottom = name.bounding_box()["y"], out.bounding_box()["y"] + out.bounding_box()["height"]
     assert header - 1 <= top and bottom <= 740, (header, top, bottom)
-    first_field = MODELS[calc_id]["inputs"][0]["id"]
+    assert out.inner_text() == total(phone, calc_id, count - 1)
     cell(phone, calc_id, first_field, 0).focus()  # and near the top: the totals still show
     phone.evaluate("window.scrollBy(0, 40)")
     box = out.bounding_box()

@@ -90,6 +90,21 @@ def test_no_module_is_over_the_line_limit(path: Path) -> None:
     assert lines <= MAX_LINES, f"{lines} lines: split it by job"
 
 
+CALCULATOR_SCRIPTS = sorted((REPO / "templates" / "theme" / "assets").glob("calculator*.js"))
+MAX_CALCULATOR_LINES = 400
+"""The calculator's scripts stay small enough to read whole (issue 16: state apart from view)."""
+
+
+def test_the_calculator_is_split_into_scripts() -> None:
+    assert len(CALCULATOR_SCRIPTS) > 1
+
+
+@pytest.mark.parametrize("path", CALCULATOR_SCRIPTS, ids=lambda p: p.name)
+def test_no_calculator_script_is_over_its_line_limit(path: Path) -> None:
+    lines = len(path.read_text("utf-8").splitlines())
+    assert lines <= MAX_CALCULATOR_LINES, f"{path.name}: {lines} lines"
+
+
 def test_the_layer_test_sees_an_upward_import() -> None:
     # The check itself must be able to fail: a record that imported the catalog would be caught.
     assert level(stage("rulesite.catalog")) > level(stage("rulesite.model.game"))

@@ -115,3 +115,46 @@ def test_a_real_text_using_the_shadow_players_variant_is_reported(tmp_path: Path
         r"影子对手 \(glossary\[shadow-player\]\)",
         warnings[0],
     ), warnings[0]
+
+
+def test_the_lower_case_spelling_of_a_capitalised_term_is_reported(tmp_path: Path) -> None:
+    """Issue 18, item 12: Clans writes *Export contract* as its rulebook does; a text that goes
+    back to ``export contract`` is reported, the capitalised spelling is not."""
+    project = make_project(tmp_path / "p", games={}, real_games=True)
+    path = project / "data" / "games" / "clans-of-caledonia.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "avoid: {en: [export contract]}" in text
+    rows = text.splitlines()
+    index = next(i for i, row in enumerate(rows) if "an Export contract demands" in row)
+    rows[index] = rows[index].replace("an Export contract demands", "an export contract demands")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    warnings = [str(w) for w in load_catalog(Project(project)).warnings]
+    assert len(warnings) == 1, warnings
+    assert re.fullmatch(
+        r"data/games/clans-of-caledonia\.yaml:\d+: intro\[\d+\]\.en: export contract — the "
+        r"glossary term is Export contract \(glossary\[export-contract\]\)",
+        warnings[0],
+    ), warnings[0]
+
+
+def test_a_lower_case_variant_is_matched_as_written_at_word_starts(tmp_path: Path) -> None:
+    # A capitalised term may declare its own lower-case spelling (it names no other term); the
+    # spelling is matched as written at the start of a word: "victory" is found, "Victory" and
+    # "convictory" are not.
+    term = (
+        "{id: victory, name: {zh: 胜利, en: Victory}, avoid: {en: [victory]}, "
+        "definition: {zh: 总分最高者胜利。, en: The win of the highest total.}, "
+        "rules: [scoring]}, "
+    )
+    base = good_game_text().replace("glossary: [", "glossary: [" + term, 1)
+    assert base.count("share the victory") == 2
+    project = make_project(tmp_path / "p", games={"mini-game.yaml": base})
+    result = rulesite("validate", cwd=project, env=FIXTURE_DAY)
+    assert result.returncode == 0, result.stderr
+    found = [row.split(": ", 1)[1] for row in result.stderr.splitlines()]
+    message = "victory — the glossary term is Victory (glossary[victory])"
+    assert found == [f"rules[1].body.en: {message}", f"glossary[1].definition.en: {message}"]
+    clean = base.replace("share the victory", "share the Victory (no convictory rule)")
+    project = make_project(tmp_path / "q", games={"mini-game.yaml": clean})
+    result = rulesite("validate", "--strict", cwd=project, env=FIXTURE_DAY)
+    assert result.returncode == 0, result.stderr

@@ -139,10 +139,17 @@ class TextWriter:
     rng: random.Random
     pairs: dict[str, None] = field(default_factory=dict)
     """Two title words written next to each other (ordered, no repeats)."""
+    real: frozenset[str] = frozenset()
+    """The real games' texts: a new text is never one of them (a short label of common words,
+    such as "Cards built", could come out again by chance)."""
 
     def text(self, lang: str, source: str) -> str:
         """New text shaped like ``source``: same lines, markers, emphasis; at most as long."""
-        return "\n".join(self._line(lang, line) for line in source.split("\n"))
+        for _ in range(100):
+            text = "\n".join(self._line(lang, line) for line in source.split("\n"))
+            if text not in self.real:
+                return text
+        raise ValueError(f"no new text shaped like {source!r}")
 
     def _line(self, lang: str, line: str) -> str:
         if not line.strip():
@@ -268,10 +275,13 @@ def make_games(count: int, seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
     sources = load_sources()
     vocabulary = Vocabulary.from_games([data for _, data in sources])
     taken = Taken()
+    real = frozenset(
+        text[lang] for _, data in sources for text in text_pairs(data) for lang in text
+    )
     games = []
     for index in range(count):
         stem, source = sources[index % len(sources)]
-        writer = TextWriter(vocabulary, random.Random(f"{seed}:{index}"))
+        writer = TextWriter(vocabulary, random.Random(f"{seed}:{index}"), real=real)
         games.append(distinct_game(stem, source, writer, taken))
     return games
 
@@ -289,7 +299,8 @@ def distinct_game(
 def _name_glossary(game: dict[str, Any], writer: TextWriter, taken: Taken) -> None:
     """Glossary terms named anew: in the jieba language by word pairs no other game has (the
     search dictionary), elsewhere by their rewritten names made unique in the game; aliases are
-    left out (a game's names and aliases must each mean one term)."""
+    left out (a game's names and aliases must each mean one term), and so are the variants to
+    avoid (they name the real game's words, which may now be another term's rewritten name)."""
     terms = game.get("glossary", [])
     names = writer.terms(len(terms), taken.terms)
     for lang in LANGUAGES:
@@ -302,6 +313,7 @@ def _name_glossary(game: dict[str, Any], writer: TextWriter, taken: Taken) -> No
             term["name"][lang] = name
     for term in terms:
         term.pop("aliases", None)
+        term.pop("avoid", None)
 
 
 def _rewrite(value: Any, writer: TextWriter) -> Any:

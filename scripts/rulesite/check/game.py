@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rulesite import markup
+from rulesite.check.aid import check_aid
 from rulesite.check.fields import duplicate_ids, unknown_id, unknown_reference
 from rulesite.check.glossary import check_glossary
 from rulesite.check.provenance import check_provenance
@@ -53,6 +54,7 @@ def check_game(
         lambda: _rule_references_resolve(game, doc),
         lambda: check_provenance(game, doc, today),
         lambda: _card_checks(game, doc, today),
+        lambda: check_aid(game, doc),
     ]
     if site is not None:
         mechanics = {m.id for m in site.mechanics}
@@ -241,6 +243,11 @@ def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:
     for index, term in enumerate(game.glossary):
         for ref_index, ref in enumerate(_part(term, "rules", [])):
             yield ("glossary", index, "rules", ref_index), ref
+    aid = _part(game, "aid", None)
+    for kind in ("phases", "setup_steps"):
+        for index, item in enumerate(_part(aid, kind, [])):
+            if _part(item, "rule", None) is not None:
+                yield ("aid", kind, index, "rule"), item.rule
 
 
 def _part(record: Any, name: str, default: Any) -> Any:

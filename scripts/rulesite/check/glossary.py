@@ -57,6 +57,8 @@ def _avoided_names(game: Game, owner: dict[tuple[str, str], int], doc: Document)
         for lang, words in term.avoid.items():
             for position, word in enumerate(words):
                 named = owner.get((lang, _normal(word)))
+                if named == index and _lower_case_spelling(word, term.name.get(lang)):
+                    continue  # the lower-case spelling of its own capitalised name
                 if named is not None:
                     message = (
                         f"{word!r} names glossary[{named}] ({game.glossary[named].id}); "
@@ -66,6 +68,12 @@ def _avoided_names(game: Game, owner: dict[tuple[str, str], int], doc: Document)
                         doc.problem(("glossary", index, "avoid", lang, position), message)
                     )
     return problems
+
+
+def _lower_case_spelling(word: str, name: str) -> bool:
+    """``word`` is all lower case and ``name`` is not: a spelling the pages must not use for a
+    term the rulebook capitalises (``export contract`` for *Export contract*)."""
+    return word == word.lower() != word.upper() and name != name.lower()
 
 
 def _spellings(term: GlossaryTerm) -> Iterator[tuple[tuple[str | int, ...], str, str]]:

@@ -261,6 +261,33 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "pad_fewer": frozenset({"field"}),
     "pad_total_min": frozenset({"min"}),
     "pad_qr": frozenset(),
+    # The calculator's result at a glance (issue 19)
+    "calc_names": frozenset(),
+    "calc_result_title": frozenset(),
+    "calc_standing": frozenset({"name", "rank", "total"}),
+    "calc_standing_total": frozenset({"name", "total"}),
+    "calc_tie_pair": frozenset({"by", "lower", "lower_value", "total", "upper", "upper_value"}),
+    "calc_tie_level": frozenset({"names", "rank", "total"}),
+    "calc_solo_score": frozenset({"total"}),
+    "calc_chart_title": frozenset(),
+    "calc_chart_player": frozenset({"parts", "player", "total"}),
+    "calc_chart_part": frozenset({"line", "value"}),
+    "calc_leaves_out": frozenset(),
+    # The player aid and the setup checklist on the rules page (assets/setup-checklist.js)
+    "aid_label": frozenset(),
+    "aid_rounds": frozenset({"count"}),
+    "aid_each_round": frozenset(),
+    "aid_diagram": frozenset({"phases"}),
+    "aid_repeat": frozenset({"count"}),
+    "aid_scoring": frozenset(),
+    "aid_ties": frozenset({"by"}),
+    "aid_then": frozenset(),
+    "checklist_title": frozenset(),
+    "checklist_players": frozenset(),
+    "checklist_progress": frozenset({"done", "total"}),
+    "checklist_reset": frozenset(),
+    "checklist_confirm": frozenset(),
+    "checklist_hint": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
 

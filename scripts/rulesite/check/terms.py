@@ -9,10 +9,16 @@ error.
 
 Where a variant is part of the term's own name or of one of its aliases (avoiding 影子 while the
 term is 影子对手), the occurrences inside those words are not counted.
+
+A variant written all in lower case, declared on a term whose name has a capital letter
+(``avoid: {en: [export contract]}`` on *Export contract*), is the lower-case spelling of a term
+the rulebook capitalises: it is matched as written, at the start of a word (``export
+contracts`` is found, ``Export contracts`` is not). Every other variant is matched in any case.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -34,10 +40,18 @@ class Variant:
 
     def found_in(self, text: str) -> bool:
         """Whether ``text`` uses the variant outside the term's own name and aliases."""
+        if self.lower_case_spelling():
+            return re.search(rf"(?<!\w){re.escape(self.word)}", text) is not None
         for keep in self._own_words():
             if self.word in keep:
                 text = text.replace(keep, "")
         return self.word.casefold() in text.casefold()
+
+    def lower_case_spelling(self) -> bool:
+        """Whether the variant is the lower-case spelling of a capitalised term: matched as
+        written."""
+        name = self.term.name.get(self.lang)
+        return self.word == self.word.lower() != self.word.upper() and name != name.lower()
 
     def _own_words(self) -> list[str]:
         words = [self.term.name.get(self.lang), *self.term.aliases.get(self.lang, [])]

@@ -5,6 +5,7 @@ The JSON Schema editors use (``data/schema/*.schema.json``) is generated from th
 imports records from here (``from rulesite.model import Game``).
 """
 
+from rulesite.model.aid import PHASE_TITLE_CHARS, Phase, PlayerAid, SetupStep
 from rulesite.model.base import (
     LANGUAGES_CONTEXT,
     LONG_TEXT,
@@ -86,6 +87,7 @@ __all__ = [
     "LONG_TEXT",
     "MAX_NESTING",
     "MAX_PLAYERS",
+    "PHASE_TITLE_CHARS",
     "SHORT_TEXT",
     "TERM_KINDS",
     "TEXT",
@@ -118,7 +120,9 @@ __all__ = [
     "NonBlank",
     "OnlinePlayStatus",
     "ParameterCard",
+    "Phase",
     "PlainText",
+    "PlayerAid",
     "PlayerCounts",
     "PointsTable",
     "RankAward",
@@ -136,6 +140,7 @@ __all__ = [
     "SetupColumn",
     "SetupColumnType",
     "SetupRow",
+    "SetupStep",
     "SetupTable",
     "ShortText",
     "SiteData",

@@ -6,6 +6,7 @@ from pydantic import (
     Field,
 )
 
+from rulesite.model.aid import PlayerAid
 from rulesite.model.base import Record, ShortText, Slug, Text
 from rulesite.model.card import ParameterCard
 from rulesite.model.glossary import GlossaryTerm
@@ -53,3 +54,6 @@ class Game(Record):
     """Earlier slugs of this game, after a rename: each old URL (``/games/<old>/`` and every
     tab under it, in every language) becomes a small page that sends readers on to the
     current one, ``#anchor`` included. Never another game's slug or earlier slug."""
+    aid: PlayerAid | None = None
+    """The player aid at the top of the rules page (a round's phases, the number of rounds) and
+    the setup checklist's steps; without it the page shows no aid."""

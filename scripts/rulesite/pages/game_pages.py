@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from rulesite.model import Game
+from rulesite.pages.aid import phase_diagram
 
 
 def context(game: Game, lang: str) -> dict[str, Any]:
     """What a template of a game page is given besides what every page is given."""
-    return {"game": game}
+    return {"game": game, "aid_diagram": phase_diagram(game, lang)}

@@ -19,6 +19,9 @@ UI_KEYS = (
     "calc_try", "calc_helpers", "calc_only_one",
     "calc_shared_notice", "calc_keep_shared", "calc_back_to_mine", "calc_example_confirm",
     "calc_help_toggle",
+    "calc_names", "calc_result_title", "calc_standing", "calc_standing_total", "calc_tie_pair",
+    "calc_tie_level", "calc_solo_score", "calc_chart_title", "calc_chart_player",
+    "calc_chart_part",
 )  # fmt: skip
 
 

@@ -287,8 +287,9 @@
   // What the table shows for a result: each line's text per player (blank where it does not
   // apply), which lines any player has, the totals, the ranks (best: the winner, or one of the
   // players sharing first place) and, where the calculator declares a winner, who won in words.
+  // A solo sheet declares no winner: its words are the player's score.
   Sheet.prototype.standings = function (result, ids) {
-    var ui = this.ui, lines = {}, shown = {};
+    var ui = this.ui, lines = {}, shown = {}, solo = result.players.length === 1;
     ids.forEach(function (id) { lines[id] = []; shown[id] = false; });
     var ranks = result.players.map(function (player) {
       ids.forEach(function (id) {
@@ -296,12 +297,12 @@
         lines[id].push(here ? String(values[id]) : "");
         if (here) shown[id] = true;
       });
-      var winner = result.winners.length === 1 && result.winners[0] === player.name && player.rank === 1;
-      var shared = result.outcome !== "single" && result.outcome !== "tiebreak" && player.rank === 1;
+      var winner = !solo && result.winners.length === 1 && result.winners[0] === player.name && player.rank === 1;
+      var shared = !solo && result.outcome !== "single" && result.outcome !== "tiebreak" && player.rank === 1;
       return { text: String(player.rank) + (winner ? " · " + ui.winner : ""), best: winner || shared };
     });
     var totals = result.players.map(function (player) { return String(player.total); });
-    var words = this.data.declareWinner ? this.describe(result) : "";
+    var words = solo ? fill(ui.solo_score, { total: totals[0] }) : this.data.declareWinner ? this.describe(result) : "";
     return { lines: lines, shown: shown, totals: totals, ranks: ranks, words: words };
   };
 

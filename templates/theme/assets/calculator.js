@@ -4,12 +4,14 @@
 // ranks to show) is calculator-state.js (window.RulesiteSheet); the scoring is scoring-engine.js
 // (window.RulesiteScore); both load first. This file builds one calculator's table, listens to
 // it and shows what the sheet says (window.RulesiteCalculator); calculator-page.js, loaded after
-// it, starts one per calculator on the page. Text from people (player names) and from data
-// (labels) is only ever set with textContent or value, never as HTML.
+// it, starts one per calculator on the page. The result panel (calculator-result.js) and the
+// breakdown picture (calculator-breakdown.js) show the same result as the table. Text from people
+// (player names) and from data (labels) is only ever set with textContent or value, never as HTML.
 (function () {
   "use strict";
 
   var engine = window.RulesiteScore, sheets = window.RulesiteSheet, fill = sheets.fill;
+  var results = window.RulesiteResult, breakdown = window.RulesiteBreakdown;
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -41,6 +43,9 @@
     window.addEventListener("hashchange", this.onHashChange.bind(this));
   }
 
+  // The table's rows are built by calculator-table.js's methods.
+  Object.keys(window.RulesiteTable).forEach(function (k) { Calculator.prototype[k] = window.RulesiteTable[k]; });
+
   Calculator.prototype.shareUrl = function () { return this.sheet.shareUrl(); };
 
   // ---- Building -----------------------------------------------------------------------------
@@ -48,6 +53,7 @@
   Calculator.prototype.build = function () {
     this.root.appendChild(this.buildSharedBar());
     this.root.appendChild(this.buildControls());
+    this.root.appendChild(this.buildNames());
     var wrap = el("div", { "class": "rs-calc__scroll" });
     var table = el("table", { "class": "rs-calc__table" });
     table.appendChild(this.buildHead());
@@ -56,6 +62,7 @@
     var lines = this.model.terms.filter(function (t) { return !t.helper; });
     if (this.model.total_min !== null) lines = lines.concat([{ id: engine.FLOOR_TERM }]);
     table.appendChild(this.termSection(this.ui.breakdown, "rs-calc__terms", lines));
+    this.pointLines = lines.map(function (t) { return { id: t.id, label: this.lineLabel(t.id) }; }, this);
     // Shown helper values (sets of symbols, a tier...) feed the lines but are never added up.
     var shownHelpers = this.model.terms.filter(function (t) { return t.helper === "shown"; });
     if (shownHelpers.length) table.appendChild(this.termSection(this.ui.helpers, "rs-calc__helpers", shownHelpers));
@@ -63,13 +70,19 @@
     wrap.appendChild(table);
     this.root.appendChild(wrap);
     this.table = table;
-    this.result = el("p", { "class": "rs-calc__result", role: "status", "aria-live": "polite" });
     this.errors = el("ul", { "class": "rs-calc__errors", "aria-live": "polite" });
-    this.root.appendChild(this.result);
     this.root.appendChild(this.errors);
+    // The panel follows the table (on a phone it sticks to the bottom of the screen while the
+    // table is in view); the picture of where the points came from comes after it.
+    this.panel = new results.Panel(this.data);
+    this.result = this.panel.words;
+    this.root.appendChild(this.panel.node);
+    this.chart = new breakdown.Chart(this.data);
+    this.root.appendChild(this.chart.node);
     this.root.appendChild(this.buildActions());
     this.message = el("p", { "class": "rs-calc__message", role: "status" });
     this.root.appendChild(this.message);
+    this.root.addEventListener("focusin", this.keepClear.bind(this));
   };
 
   Calculator.prototype.buildSharedBar = function () {
@@ -116,113 +129,6 @@
     control.addEventListener("change", function () { self.sheet.state.settings[s.id] = control.value; self.update(); });
     controls.appendChild(control);
     return control;
-  };
-
-  Calculator.prototype.buildHead = function () {
-    var ui = this.ui, head = el("tr");
-    head.appendChild(el("th", { scope: "col" }, ui.field));
-    this.nameInputs = [];
-    for (var p = 0; p < this.maxPlayers; p++) {
-      var th = el("th", { scope: "col", "data-column": String(p) });
-      var name = el("input", { type: "text", maxlength: String(sheets.MAX_NAME), autocomplete: "off", "class": "rs-calc__name", "data-name": String(p), "aria-label": fill(ui.name_label, { n: p + 1 }), placeholder: fill(ui.player_default, { n: p + 1 }) });
-      name.value = this.sheet.state.names[p];
-      name.addEventListener("input", this.onName.bind(this, p, name));
-      th.appendChild(name);
-      this.nameInputs.push(name);
-      head.appendChild(th);
-    }
-    var thead = el("thead");
-    thead.appendChild(head);
-    return thead;
-  };
-
-  Calculator.prototype.buildInputs = function () {
-    var self = this, inputs = el("tbody", { "class": "rs-calc__inputs" });
-    this.cells = {};
-    this.model.inputs.forEach(function (spec) {
-      var row = el("tr");
-      row.appendChild(self.inputHead(spec));
-      self.cells[spec.id] = [];
-      for (var i = 0; i < self.maxPlayers; i++) row.appendChild(self.inputCell(spec, i));
-      inputs.appendChild(row);
-    });
-    return inputs;
-  };
-
-  Calculator.prototype.inputHead = function (spec) {
-    var labels = this.data.inputs[spec.id], rowHead = el("th", { scope: "row" });
-    rowHead.appendChild(labels.rule ? el("a", { href: "../rules/#" + labels.rule }, labels.label) : el("span", {}, labels.label));
-    if (labels.help) {
-      // On a phone the explanation waits behind a tap (it would take more room than the row).
-      var helpId = "rs-help-" + this.id + "-" + spec.id;
-      var toggle = button({ type: "button", "class": "rs-calc__help-toggle", "aria-expanded": "false", "aria-controls": helpId, "aria-label": fill(this.ui.help_toggle, { field: labels.label }) }, "?", function () {
-        toggle.setAttribute("aria-expanded", toggle.getAttribute("aria-expanded") === "true" ? "false" : "true");
-      });
-      rowHead.appendChild(toggle);
-      rowHead.appendChild(el("span", { "class": "rs-calc__help", id: helpId }, labels.help));
-    }
-    return rowHead;
-  };
-
-  Calculator.prototype.inputCell = function (spec, i) {
-    var td = el("td", { "data-column": String(i) });
-    var input = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", "data-field": spec.id, "data-player": String(i), "class": "rs-calc__input" });
-    input.value = this.sheet.state.values[spec.id][i];
-    // A blank cell means what the engine makes of a missing input: say so where it is not 0.
-    var blank = engine.missingValue(spec, i);
-    if (blank !== 0) input.placeholder = String(blank);
-    input.addEventListener("input", this.onValue.bind(this, spec.id, i, input));
-    td.appendChild(input);
-    if (spec.min < 0) {
-      var sign = button({ type: "button", "class": "rs-calc__sign", "data-sign": spec.id + ":" + i }, "±", this.onSign.bind(this, spec.id, i, input));
-      td.appendChild(sign);
-      input.signButton = sign;
-    }
-    this.cells[spec.id].push(input);
-    return td;
-  };
-
-  Calculator.prototype.termSection = function (title, className, terms) {
-    var self = this, section = el("tbody", { "class": className });
-    section.appendChild(this.sectionRow(title));
-    terms.forEach(function (term) {
-      var row = el("tr", { "data-term-row": term.id });
-      var label = term.id === engine.FLOOR_TERM ? "≥ " + self.model.total_min : self.data.terms[term.id];
-      row.appendChild(el("th", { scope: "row" }, label));
-      self.termCells[term.id] = [];
-      for (var i = 0; i < self.maxPlayers; i++) {
-        var td = el("td", { "data-column": String(i) }), out = el("output", { "data-term": term.id, "data-player": String(i) });
-        td.appendChild(out);
-        self.termCells[term.id].push(out);
-        row.appendChild(td);
-      }
-      section.appendChild(row);
-    });
-    return section;
-  };
-
-  Calculator.prototype.sectionRow = function (text) {
-    var row = el("tr", { "class": "rs-calc__section" });
-    row.appendChild(el("th", { scope: "rowgroup", colspan: String(this.maxPlayers + 1) }, text));
-    return row;
-  };
-
-  Calculator.prototype.buildFoot = function () {
-    var foot = el("tfoot");
-    this.totalCells = []; this.rankCells = [];
-    var totalRow = el("tr", { "class": "rs-calc__total" }), rankRow = el("tr", { "class": "rs-calc__rank" });
-    totalRow.appendChild(el("th", { scope: "row" }, this.ui.total));
-    rankRow.appendChild(el("th", { scope: "row" }, this.ui.rank));
-    for (var j = 0; j < this.maxPlayers; j++) {
-      var out = el("output", { "data-total": String(j) });
-      var cell = el("td", { "data-column": String(j) }); cell.appendChild(out); totalRow.appendChild(cell);
-      this.totalCells.push(out);
-      var rank = el("td", { "data-column": String(j), "data-rank": String(j) });
-      rankRow.appendChild(rank); this.rankCells.push(rank);
-    }
-    foot.appendChild(totalRow);
-    if (this.data.declareWinner) foot.appendChild(rankRow);
-    return foot;
   };
 
   Calculator.prototype.buildActions = function () {
@@ -325,11 +231,16 @@
       var used = self.sheet.settingInUse(s, count);
       self.root.querySelectorAll('[data-setting="' + s.id + '"]').forEach(function (node) { node.hidden = !used; });
     });
-    this.table.querySelectorAll("[data-column]").forEach(function (cell) {
+    this.root.querySelectorAll("[data-column]").forEach(function (cell) {
       cell.hidden = Number(cell.getAttribute("data-column")) >= count;
     });
+    // A section row spans only the columns shown: spanning hidden ones would keep them in the
+    // table, and a phone's fixed layout would give them a share of the width.
+    this.table.querySelectorAll(".rs-calc__section th").forEach(function (th) { th.colSpan = count + 1; });
+    this.rankRow.hidden = count === 1; // one player: a score, not a rank
     for (var p = 0; p < this.maxPlayers; p++) {
       var name = this.sheet.playerName(p);
+      this.headNames[p].textContent = name;
       this.model.inputs.forEach(function (spec) {
         var input = self.cells[spec.id][p], label = fill(ui.field_label, { player: name, field: self.data.inputs[spec.id].label });
         input.setAttribute("aria-label", label);
@@ -350,15 +261,22 @@
     this.errors.textContent = "";
     read.problems.forEach(function (text) { self.errors.appendChild(el("li", {}, text)); });
     this.sheet.save();
+    // The result on screen (null while there is none), for features built on the sheet.
+    this.lastResult = null;
     if (read.problems.length || !this.sheet.hasEntries()) {
       this.showBlank();
-      this.result.textContent = read.problems.length ? this.ui.fix_first : "";
-      return;
+      this.panel.blank(read.problems.length ? this.ui.fix_first : "");
+    } else {
+      // One evaluation for the table, the panel and the picture: the result, and the
+      // tie-breaker values that explain its ranks.
+      var scored = engine.scoreExplained(this.model, read.players, this.sheet.state.settings);
+      this.lastResult = scored.result;
+      this.showResult(scored.result, scored.tiebreaks);
     }
-    this.showResult(this.sheet.score(read.players));
+    this.keepClear();
   };
 
-  Calculator.prototype.showResult = function (result) {
+  Calculator.prototype.showResult = function (result, tiebreaks) {
     var self = this, standings = this.sheet.standings(result, Object.keys(this.termCells));
     Object.keys(this.termCells).forEach(function (id) {
       standings.lines[id].forEach(function (text, i) { self.termCells[id][i].textContent = text; });
@@ -370,7 +288,29 @@
       self.rankCells[i].textContent = rank.text;
       self.rankCells[i].classList.toggle("rs-calc__winner", rank.best);
     });
-    this.result.textContent = standings.words;
+    this.markBest(function (column) { return column < standings.ranks.length && standings.ranks[column].best; });
+    this.panel.show(result, tiebreaks, standings);
+    this.chart.draw(result.players, this.pointLines);
+  };
+
+  // The winner's column (each player sharing first place) is highlighted, head to total.
+  Calculator.prototype.markBest = function (isBest) {
+    var declared = this.data.declareWinner;
+    this.table.querySelectorAll("[data-column]").forEach(function (cell) {
+      cell.classList.toggle("rs-calc__best", declared && isBest(Number(cell.getAttribute("data-column"))));
+    });
+  };
+
+  // A field the reader moves to or types in must not sit under the panel stuck to the bottom
+  // of the screen: it is scrolled clear, once the browser has scrolled it into view.
+  Calculator.prototype.keepClear = function () {
+    var self = this;
+    window.requestAnimationFrame(function () {
+      var field = document.activeElement;
+      if (!field || !self.table.contains(field) || self.panel.node.hidden) return;
+      var box = field.getBoundingClientRect(), panel = self.panel.node.getBoundingClientRect();
+      if (box.bottom > panel.top - 4 && box.top < panel.bottom) window.scrollBy(0, box.bottom - panel.top + 8);
+    });
   };
 
   Calculator.prototype.showBlank = function () {
@@ -378,6 +318,8 @@
     this.table.querySelectorAll("[data-term-row]").forEach(function (row) { row.hidden = true; });
     this.totalCells.forEach(function (cell) { cell.textContent = "—"; });
     this.rankCells.forEach(function (cell) { cell.textContent = ""; cell.classList.remove("rs-calc__winner"); });
+    this.markBest(function () { return false; });
+    this.chart.blank();
     Object.keys(this.termCells).forEach(function (id) { self.termCells[id].forEach(function (c) { c.textContent = ""; }); });
   };
 

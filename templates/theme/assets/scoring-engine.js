@@ -130,7 +130,12 @@
 
   // Score checked input; players keep their order. The result has the shape of the Python
   // engine's Result.as_json().
-  function score(model, players, settings) {
+  function score(model, players, settings) { return scoreExplained(model, players, settings).result; }
+
+  // The same scoring, with what explains the ranks beside the result: each player's tie-breaker
+  // values (tiebreaks[player][position], as the formula gives them, before `prefer`), so a page
+  // can say which tie-breaker put one of two players with equal totals above the other.
+  function scoreExplained(model, players, settings) {
     var count = players.length;
     var game = settingFlags(model, settings);
     game.players = count;
@@ -157,9 +162,12 @@
       var name = has(p, "name") && p.name ? String(p.name) : "#" + (i + 1);
       return { name: name, total: whole(total), breakdown: plain(b), helpers: plain(helpers[i]), rank: 0 };
     });
+    var tiebreaks = envs.map(function (env) {
+      return model.tiebreakers.map(function (tb) { return whole(evaluate(tb.by, env)); });
+    });
     var keys = scores.map(function (s, i) {
-      return [s.total].concat(model.tiebreakers.map(function (tb) {
-        return whole((tb.prefer === "higher" ? 1 : -1) * evaluate(tb.by, envs[i]));
+      return [s.total].concat(model.tiebreakers.map(function (tb, pos) {
+        return whole((tb.prefer === "higher" ? 1 : -1) * tiebreaks[i][pos]);
       }));
     });
     scores.forEach(function (s, i) {
@@ -175,12 +183,13 @@
       candidates = narrowed;
     }
     var outcome = candidates.length > 1 ? model.when_tied : (decidedBy.length ? "tiebreak" : "single");
-    return {
+    var result = {
       players: scores,
       winners: candidates.map(function (i) { return scores[i].name; }),
       outcome: outcome,
       decided_by: decidedBy
     };
+    return { result: result, tiebreaks: tiebreaks };
   }
 
   // Results are ordinary objects (JSON.stringify and deep equality see the same as Python).
@@ -197,6 +206,7 @@
     applies: applies,
     rankAwards: lines.rankAwards,
     tablePoints: lines.tablePoints,
-    score: score
+    score: score,
+    scoreExplained: scoreExplained
   };
 });

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from rulesite.pages import registry
 from tests.site_checks import REAL_SITE, label
@@ -286,13 +287,14 @@ def test_export_csv_and_json_then_import_on_another_device(browser, phone, site_
             files=[{"name": "h.json", "mimeType": "application/json", "buffer": exported.encode()}]
         )
         note = page.locator(".rs-history .rs-hist__note")
-        assert note.text_content() == say("hist_imported", lang, added=len(calc_ids), same=0)
+        # A file is read asynchronously: wait for the page to say so.
+        expect(note).to_have_text(say("hist_imported", lang, added=len(calc_ids), same=0))
         assert history_rows(page, ".rs-history") == shown
         # The same file again adds nothing.
         page.locator("[data-hist='import']").set_input_files(
             files=[{"name": "h.json", "mimeType": "application/json", "buffer": exported.encode()}]
         )
-        assert note.text_content() == say("hist_imported", lang, added=0, same=len(calc_ids))
+        expect(note).to_have_text(say("hist_imported", lang, added=0, same=len(calc_ids)))
         assert history_rows(page, ".rs-history") == shown
     finally:
         other.close()
@@ -351,7 +353,7 @@ def test_a_malformed_import_is_refused_with_a_message(phone, site_url, text, rea
         files=[{"name": "x.json", "mimeType": "application/json", "buffer": text.encode()}]
     )
     note = phone.locator(".rs-history .rs-hist__note")
-    assert note.text_content() == say("hist_import_bad", "en", reason=say(reason, "en"))
+    expect(note).to_have_text(say("hist_import_bad", "en", reason=say(reason, "en")))
     assert phone.evaluate(f"localStorage.getItem('{KEY}')") == good
 
 

@@ -68,6 +68,8 @@ from rulesite.model.scoring import (
     TieBreaker,
 )
 from rulesite.model.site import (
+    FEEDBACK_PLACEHOLDERS,
+    Feedback,
     Language,
     LanguageCode,
     Mechanic,
@@ -80,6 +82,8 @@ from rulesite.model.site import (
 from rulesite.model.sources import Citation, LearningKind, LearningResource, Source, SourceKind
 
 __all__ = [
+    "FEEDBACK_PLACEHOLDERS",
+    "Feedback",
     "IMAGE_FOLDER",
     "INPUT_LIMIT",
     "LANGUAGES_CONTEXT",

@@ -86,7 +86,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     site_yaml = project.root / "data" / "site.yaml"
     text = site_yaml.read_text(encoding="utf-8")
     site_yaml.write_text(
-        text.replace("stale_after_days: 365\n", f'stale_after_days: 365\nfeedback: {{url: "{FEEDBACK}"}}\n'),
+        text.replace(
+            "stale_after_days: 365\n", f'stale_after_days: 365\nfeedback: {{url: "{FEEDBACK}"}}\n'
+        ),
         encoding="utf-8",
     )
     build(project)
@@ -237,7 +239,10 @@ def test_site_pages_after_one_visit_and_save_all(context, server: Server, lang: 
     page.locator(".rs-offline__save").click()
     status = page.locator(".rs-offline__status")
     status.filter(has_text=label("offline_saved", lang)).wait_for(timeout=90_000)
-    assert any(text.startswith(label("offline_saving", lang).split("{")[0]) for text in page.evaluate("window.rsStatus"))
+    assert any(
+        text.startswith(label("offline_saving", lang).split("{")[0])
+        for text in page.evaluate("window.rsStatus")
+    )
     rows = page.locator("#rs-games tr[data-rs-offline='saved']")
     assert rows.count() == 2 and page.locator("#rs-games .rs-offline__badge").count() == 2
     go_offline(context, server)
@@ -249,7 +254,10 @@ def test_site_pages_after_one_visit_and_save_all(context, server: Server, lang: 
     page.goto(base)
     assert page.locator(".rs-saved h2").inner_text() == label("offline_saved_games", lang)
     assert sorted(page.locator(".rs-saved a").all_inner_texts()) == sorted(
-        [TITLES[lang], TITLES[lang].replace("迷你游戏", "另一游戏").replace("Mini Game", "Other Game")]
+        [
+            TITLES[lang],
+            TITLES[lang].replace("迷你游戏", "另一游戏").replace("Mini Game", "Other Game"),
+        ]
     )
     assert page.locator(".rs-game-cards .rs-offline__badge").count() == 2  # after the list
     page.goto(base + f"games/{OTHER}/faq/")
@@ -288,7 +296,9 @@ def test_every_ruling_links_to_the_feedback_address(context, server: Server, lan
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", sorted(TITLES))
-def test_the_new_views_pass_axe(context, server: Server, axe_script, lang: str, scheme: str) -> None:
+def test_the_new_views_pass_axe(
+    context, server: Server, axe_script, lang: str, scheme: str
+) -> None:
     from tests.test_accessibility import serious_violations
 
     base = server.url + LANGS[lang]

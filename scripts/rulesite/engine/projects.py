@@ -53,7 +53,16 @@ NO_SITE_URL = (
 )
 """What ``rulesite build`` says when the base settings give no ``site_url``."""
 OFFLINE_LABELS = (
-    "title", "text", "retry", "save", "saving", "saved", "badge", "failed", "save_all", "saved_games",
+    "title",
+    "text",
+    "retry",
+    "save",
+    "saving",
+    "saved",
+    "badge",
+    "failed",
+    "save_all",
+    "saved_games",
 )
 """The offline page's and the save controls' labels (``offline_<name>``), passed to the theme
 in ``extra.offline``."""

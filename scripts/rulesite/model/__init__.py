@@ -83,7 +83,6 @@ from rulesite.model.sources import Citation, LearningKind, LearningResource, Sou
 
 __all__ = [
     "FEEDBACK_PLACEHOLDERS",
-    "Feedback",
     "IMAGE_FOLDER",
     "INPUT_LIMIT",
     "LANGUAGES_CONTEXT",
@@ -102,6 +101,7 @@ __all__ = [
     "Citation",
     "Coverage",
     "EditionStatus",
+    "Feedback",
     "Formula",
     "Game",
     "GlossaryAlias",

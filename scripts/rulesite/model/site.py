@@ -148,7 +148,9 @@ def _feedback_url(value: str) -> str:
     known = ", ".join("{" + name + "}" for name in FEEDBACK_PLACEHOLDERS)
     for found in _FEEDBACK_PLACEHOLDER.finditer(value):
         if found.group(1) not in FEEDBACK_PLACEHOLDERS:
-            raise ValueError(f"{found.group(0)!r} is not a placeholder (this address can use: {known})")
+            raise ValueError(
+                f"{found.group(0)!r} is not a placeholder (this address can use: {known})"
+            )
     rest = _FEEDBACK_PLACEHOLDER.sub("", value)
     if "{" in rest or "}" in rest:
         raise ValueError(f"braces only surround a placeholder (this address can use: {known})")

@@ -7,7 +7,8 @@
 // our own: a saved game gets a badge on its pages, on the home page's cards (with a list of the
 // saved games above them) and in the games index's rows (tr[data-rs-offline="saved"]). The
 // wording comes from the page (data-label-* attributes, data/site.yaml labels); names are set
-// with textContent only. Without a service worker (not a secure context) nothing is shown.
+// with textContent only. Without an active service worker (not a secure context, the preview)
+// nothing is shown.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -170,7 +171,9 @@
     });
   }
 
-  savedGames().then(function (saved) {
+  // Shown once the language's worker is active: where none can be (the live preview, storage
+  // refused), no control promises what cannot happen.
+  navigator.serviceWorker.ready.then(savedGames).then(function (saved) {
     if (place === "game" && GAME.test(game)) gamePage(saved);
     if (place === "games") gamesIndex(saved);
     if (place === "home") {

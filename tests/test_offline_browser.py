@@ -370,20 +370,26 @@ def test_an_update_arrives_on_the_next_visit(context, server: Server, project: P
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     # The next visit: the tab is closed and the site opened again. A worker waiting for the old
     # one's work to finish (skipWaiting waits for its open events; under load that took over a
-    # minute) then takes over for certain, as it does for a reader who comes back.
-    page.close()
-    page = context.new_page()
-    page.goto(scope + f"games/{GAME}/")
+    # minute) then takes over for certain, as it does for a reader who comes back (up to three
+    # visits here, each given 60 s: a loaded machine may need a second).
     mine = f"rulesite {scope} "
-    assert wait_until(
-        page,
-        """([mine, current, marker]) => caches.keys().then(names => {
-             const ours = names.filter(name => name.startsWith(mine));
-             if (ours.length !== 1 || ours[0] !== current) return false;
-             return caches.match(marker, {cacheName: current}).then(Boolean);
-           })""",
-        [mine, mine + new_build, scope + f"offline/stored/{GAME}"],
-    ), page.evaluate(WORKERS)
+    taken_over = False
+    for _visit in range(3):
+        page.close()
+        page = context.new_page()
+        page.goto(scope + f"games/{GAME}/")
+        taken_over = wait_until(
+            page,
+            """([mine, current, marker]) => caches.keys().then(names => {
+                 const ours = names.filter(name => name.startsWith(mine));
+                 if (ours.length !== 1 || ours[0] !== current) return false;
+                 return caches.match(marker, {cacheName: current}).then(Boolean);
+               })""",
+            [mine, mine + new_build, scope + f"offline/stored/{GAME}"],
+        )
+        if taken_over:
+            break
+    assert taken_over, page.evaluate(WORKERS)
     go_offline(context, server)
     text = rules_text(page, scope)
     assert "Each player takes 6 cards." in text and "5 cards" not in text

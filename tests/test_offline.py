@@ -117,6 +117,27 @@ def test_each_games_offline_list_holds_its_pages_and_what_they_load(
 
 
 @pytest.mark.parametrize("lang", sorted(LANGS))
+def test_the_site_wide_pages_and_every_games_title_are_listed(site_dir: Path, lang: str) -> None:
+    root = language_root(site_dir, lang)
+    lists = json.loads((root / "offline.json").read_text(encoding="utf-8"))
+    site = set(lists["site"])
+    # Stored at the first visit: home, games index, glossary, topics, the offline page, the
+    # site-level search index and what the pages load.
+    assert {"./", "games/", "glossary/", "topics/", "offline.html"} <= site
+    assert {"search/search_index.json", "assets/offline-save.js", "manifest.json"} <= site
+    for name in site:
+        assert not name.startswith(("/", "..")) and "://" not in name, name
+        assert (root / name).is_file() or (root / name / "index.html").is_file(), name
+        assert not any(name.startswith(p) for p in LANGS.values() if p), name
+        assert not name.startswith("games/") or name == "games/", name  # no game's own page
+    # What the offline page and the saved-games lists show of each game.
+    assert lists["about"] == {
+        game.slug: {"title": game.title.get(lang), "url": f"games/{game.slug}/"}
+        for game in CATALOG.games
+    }
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
 def test_the_worker_has_its_settings_and_the_offline_page_its_wording(
     site_dir: Path, lang: str
 ) -> None:
@@ -129,6 +150,9 @@ def test_the_worker_has_its_settings_and_the_offline_page_its_wording(
     # The root language's worker leaves the other languages' sites (under its scope) alone.
     others = sorted(p for code, p in LANGS.items() if p and code != lang)
     assert settings["skip"] == (others if LANGS[lang] == "" else [])
+    # Every language's root from this one: a saved game is stored in all of them.
+    roots = [urljoin(f"/{LANGS[lang]}", f"/{p}") for p in LANGS.values()]
+    assert sorted(urljoin(f"/{LANGS[lang]}", r) for r in settings["languages"]) == sorted(roots)
     page = (root / settings["offline"]).read_text(encoding="utf-8")
     assert f'<html lang="{LANGUAGES[lang].html_lang}">' in page
     for key in offline_label_keys():
@@ -218,6 +242,11 @@ def test_with_a_site_url_the_sitemaps_list_its_addresses(
         canonical = f"https://example.org/boardgames/{prefix}{path}"
         assert f'<link rel="canonical" href="{canonical}">' in head
         assert f'<meta property="og:url" content="{canonical}">' in head
+        # The print footer names the page by its published address.
+        rules = f"games/{CATALOG.games[0].slug}/rules/"
+        footer = html_of(out, lang, rules).split('class="rs-print-footer"', 1)[1]
+        address = f"https://example.org/boardgames/{prefix}{rules}"
+        assert f'<span class="rs-print-footer__address">{address}</span>' in footer
 
 
 def test_the_plugin_writes_the_offline_files_only_when_asked(tmp_path: Path) -> None:

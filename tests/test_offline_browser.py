@@ -1,4 +1,7 @@
-"""Offline reading in headless Chromium: a game opened once reads with no network; updates arrive.
+"""Offline reading in headless Chromium at 360 × 740: a game saved on purpose reads with no network
+in both languages (the language menu too), the site-wide pages after one visit, the offline page
+lists the saved games, badges tell what is saved; updates arrive. The fixture site also sets a
+feedback address: every ruling links to it.
 
 "No network" is both Playwright's offline mode and a server that stops answering (it closes
 every connection): Chromium's offline emulation does not reach a service worker's own requests
@@ -34,7 +37,10 @@ TITLES = {"zh": "迷你游戏", "en": "Mini Game"}
 QUERIES = {"zh": "平手", "en": "tie"}
 """A word of one of its rulings."""
 READY = f"html[data-offline-ready='{GAME}']"
-"""sw-register.js marks the page once the worker has stored the game."""
+"""offline-save.js marks a game's page once the game's marker is in the worker's cache."""
+PHONE = {"width": 360, "height": 740}
+FEEDBACK = "https://example.org/issues/new?title={game}%20{ruling}&labels=rule_question"
+"""The fixture site's feedback address (data/site.yaml feedback.url)."""
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -77,6 +83,14 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """Two games: one the reader opens, one never opened."""
     games = {f"{GAME}.yaml": good_game_text(), f"{OTHER}.yaml": other_game(OTHER)}
     project = Project(make_project(tmp_path_factory.mktemp("offline") / "p", games=games))
+    site_yaml = project.root / "data" / "site.yaml"
+    text = site_yaml.read_text(encoding="utf-8")
+    site_yaml.write_text(
+        text.replace(
+            "stale_after_days: 365\n", f'stale_after_days: 365\nfeedback: {{url: "{FEEDBACK}"}}\n'
+        ),
+        encoding="utf-8",
+    )
     build(project)
     return project
 
@@ -91,7 +105,7 @@ def server(project: Project) -> Iterator[Server]:
 def context(browser, server: Server) -> Iterator[object]:
     """A fresh browser profile (no worker, no caches) with the server answering."""
     server.down.clear()
-    new_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    new_context = browser.new_context(viewport=PHONE)
     yield new_context
     new_context.close()
     server.down.clear()
@@ -103,43 +117,201 @@ def go_offline(context, server: Server) -> None:
 
 
 def open_and_store(context, url: str):
-    """Open a game's page online and wait until the worker has stored the game."""
+    """Open a game's page online, save the game and wait until the worker has stored it."""
     page = context.new_page()
     page.goto(url)
-    page.wait_for_selector(READY, state="attached", timeout=30_000)
+    page.locator(".rs-offline__save").click()
+    page.wait_for_selector(READY, state="attached", timeout=60_000)
     return page
 
 
+def label(key: str, lang: str, **values: object) -> str:
+    text = REAL_SITE.labels[key].get(lang)
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+def record_status(page) -> None:
+    """Keep every text the save control's status line shows (progress passes quickly)."""
+    page.evaluate(
+        """() => {
+             window.rsStatus = [];
+             const status = document.querySelector('.rs-offline__status');
+             new MutationObserver(() => window.rsStatus.push(status.textContent))
+               .observe(status, {childList: true, characterData: true, subtree: true});
+           }"""
+    )
+
+
+def worker_ready(page) -> None:
+    """Wait until the page's worker is active and controls it (its install stored the site)."""
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+
+
+def other_lang(lang: str) -> str:
+    return next(code for code in sorted(LANGS) if code != lang)
+
+
+def heading(page) -> str:
+    return page.locator("h1").first.inner_text()
+
+
+OFFLINE_TITLES = {REAL_SITE.labels["offline_title"].get(code) for code in LANGS}
+
+
 @pytest.mark.parametrize("lang", sorted(TITLES))
-def test_a_game_opened_once_reads_offline(context, server: Server, lang: str) -> None:
+def test_a_game_saved_on_purpose_reads_offline_in_both_languages(
+    context, server: Server, lang: str
+) -> None:
     base = server.url + LANGS[lang]
-    page = open_and_store(context, base + f"games/{GAME}/")
-    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    page = context.new_page()
+    page.goto(base + f"games/{GAME}/")
+    worker_ready(page)
+    # Opening a game stores nothing: the reader saves it on purpose.
+    assert page.locator(READY).count() == 0
+    assert page.locator(".rs-offline__badge").count() == 0
+    button = page.locator(".rs-offline__save")
+    assert button.inner_text() == label("offline_save", lang)
+    record_status(page)
+    button.click()
+    page.wait_for_selector(READY, state="attached", timeout=60_000)
+    status = page.locator(".rs-offline__status")
+    assert status.inner_text() == label("offline_saved", lang)
+    progress = [text for text in page.evaluate("window.rsStatus") if text]
+    pattern = re.escape(REAL_SITE.labels["offline_saving"].get(lang))
+    for name in ("done", "total"):
+        pattern = pattern.replace(re.escape("{" + name + "}"), r"(\d+)")
+    counts = [re.fullmatch(pattern, text) for text in progress]
+    numbers = [(int(m.group(1)), int(m.group(2))) for m in counts if m]
+    assert numbers and numbers[-1][0] == numbers[-1][1] > 1, progress
+    assert page.locator(".rs-offline__badge").inner_text() == label("offline_badge", lang)
+    assert not button.is_visible()
     go_offline(context, server)
 
+    # Every page of the game, in this language and in the other one through the language menu.
     page.goto(base + f"games/{GAME}/rules/")
-    assert TITLES[lang] in page.title()
-    assert page.locator("#setup").count() == 1
+    assert TITLES[lang] in page.title() and page.locator("#setup").count() == 1
+    assert page.locator(".rs-offline__badge").inner_text() == label("offline_badge", lang)
     page.goto(base + f"games/{GAME}/faq/?h=tie#tie-breaker")  # a search result's link
     assert page.locator("#tie-breaker").count() == 1
-    # Search works from the stored index, shard and search worker. (Searched from the page
-    # without its #fragment: Material closes the search panel 125 ms after a fragment target
-    # settles, which under load could close it after the click that opened it.)
+    # Search from the stored index (its helper types into the desktop header's field).
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(base + f"games/{GAME}/faq/")
     assert any(f"games/{GAME}/faq/" in href for href in search(page, QUERIES[lang]))
+    page.set_viewport_size(PHONE)
     page.goto(base + f"games/{GAME}/score/")
     calc = f".rs-calc[data-calculator='{GAME}']"
     page.fill(f"{calc} [data-field='cards'][data-player='0']", "5")
     page.fill(f"{calc} [data-field='cards'][data-player='1']", "3")
     assert page.locator(f"{calc} [data-total='0']").inner_text() == "8"
-    assert page.locator(f"{calc} [data-total='1']").inner_text() == "3"
+    other = other_lang(lang)
+    page.goto(base + f"games/{GAME}/rules/")
+    link = page.locator(f"a.md-select__link[hreflang='{REAL_SITE.language(other).html_lang}']")
+    with page.expect_navigation():
+        link.evaluate("link => link.click()")
+    assert page.url == server.url + LANGS[other] + f"games/{GAME}/rules/"
+    assert TITLES[other] in page.title() and page.locator("#setup").count() == 1
+    assert page.locator("html").get_attribute("lang") == REAL_SITE.language(other).html_lang
+    assert page.locator(".rs-offline__badge").inner_text() == label("offline_badge", other)
 
-    # A game never opened, and a page outside the games: the offline page, in the language.
-    for path in (f"games/{OTHER}/rules/", ""):
+    # A game never saved: the offline page, in the language, listing the saved game.
+    page.goto(base + f"games/{OTHER}/rules/")
+    assert heading(page) == label("offline_title", lang)
+    assert page.locator("html").get_attribute("lang") == REAL_SITE.language(lang).html_lang
+    assert page.locator("#saved h2").inner_text() == label("offline_saved_games", lang)
+    saved = page.locator("#saved a")
+    assert saved.all_inner_texts() == [TITLES[lang]]
+    assert page.locator("a[href='']").inner_text() == label("offline_retry", lang)
+    saved.click()
+    assert page.url == base + f"games/{GAME}/" and TITLES[lang] in page.title()
+
+
+@pytest.mark.parametrize("lang", sorted(TITLES))
+def test_site_pages_after_one_visit_and_save_all(context, server: Server, lang: str) -> None:
+    base = server.url + LANGS[lang]
+    page = context.new_page()
+    page.goto(base + "games/")
+    worker_ready(page)
+    assert page.locator("#rs-games tr[data-rs-offline]").count() == 0
+    record_status(page)
+    page.locator(".rs-offline__save").click()
+    status = page.locator(".rs-offline__status")
+    status.filter(has_text=label("offline_saved", lang)).wait_for(timeout=90_000)
+    assert any(
+        text.startswith(label("offline_saving", lang).split("{")[0])
+        for text in page.evaluate("window.rsStatus")
+    )
+    rows = page.locator("#rs-games tr[data-rs-offline='saved']")
+    assert rows.count() == 2 and page.locator("#rs-games .rs-offline__badge").count() == 2
+    go_offline(context, server)
+    # The site-wide pages were stored with the first visit.
+    for path in ("", "games/", "glossary/", "topics/"):
         page.goto(base + path)
-        assert page.locator("h1").inner_text() == REAL_SITE.labels["offline_title"].get(lang)
-        assert page.locator("html").get_attribute("lang") == REAL_SITE.language(lang).html_lang
-    assert page.locator("a[href='']").inner_text() == REAL_SITE.labels["offline_retry"].get(lang)
+        assert heading(page) not in OFFLINE_TITLES, path
+    # The home page lists the saved games and badges their cards.
+    page.goto(base)
+    assert page.locator(".rs-saved h2").inner_text() == label("offline_saved_games", lang)
+    assert sorted(page.locator(".rs-saved a").all_inner_texts()) == sorted(
+        [
+            TITLES[lang],
+            TITLES[lang].replace("迷你游戏", "另一游戏").replace("Mini Game", "Other Game"),
+        ]
+    )
+    assert page.locator(".rs-game-cards .rs-offline__badge").count() == 2  # after the list
+    page.goto(base + f"games/{OTHER}/faq/")
+    page.locator(".rs-offline__badge").wait_for()
+
+
+@pytest.mark.parametrize("lang", sorted(TITLES))
+def test_a_failed_save_says_so(context, server: Server, lang: str) -> None:
+    page = context.new_page()
+    page.goto(server.url + LANGS[lang] + f"games/{GAME}/")
+    worker_ready(page)
+    server.down.set()  # the files cannot be fetched: the save fails, and says so
+    page.locator(".rs-offline__save").click()
+    status = page.locator(".rs-offline__status")
+    status.filter(has_text=label("offline_failed", lang).split("{")[0]).wait_for(timeout=60_000)
+    assert page.locator(".rs-offline__badge").count() == 0 and page.locator(READY).count() == 0
+    assert page.locator(".rs-offline__save").is_enabled()
+
+
+@pytest.mark.parametrize("lang", sorted(TITLES))
+def test_every_ruling_links_to_the_feedback_address(context, server: Server, lang: str) -> None:
+    page = context.new_page()
+    page.goto(server.url + LANGS[lang] + f"games/{GAME}/faq/")
+    links = page.locator(".rs-feedback a")
+    rulings = page.locator("article h2[id]")
+    ids = [rulings.nth(i).get_attribute("id") for i in range(rulings.count())]
+    assert ids and links.count() == len(ids)
+    for index, ruling in enumerate(ids):
+        link = links.nth(index)
+        expected = FEEDBACK.replace("{game}", GAME).replace("{ruling}", ruling)
+        assert link.get_attribute("href") == expected
+        assert link.inner_text() == label("feedback_ruling", lang)
+        box = link.bounding_box()
+        assert box["height"] >= 24
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", sorted(TITLES))
+def test_the_new_views_pass_axe(
+    context, server: Server, axe_script, lang: str, scheme: str
+) -> None:
+    from tests.test_accessibility import serious_violations
+
+    base = server.url + LANGS[lang]
+    page = open_and_store(context, base + f"games/{GAME}/faq/")
+    page.emulate_media(color_scheme=scheme)
+    for path in (f"games/{GAME}/faq/", f"games/{OTHER}/", "games/", ""):
+        page.goto(base + path)
+        page.wait_for_selector(".rs-offline, .rs-saved")
+        assert serious_violations(page, axe_script) == [], path
+    go_offline(context, server)
+    page.goto(base + f"games/{OTHER}/")
+    page.wait_for_selector("#saved a")
+    assert serious_violations(page, axe_script) == []
 
 
 def test_without_the_worker_nothing_opens_offline(browser, server: Server) -> None:
@@ -198,20 +370,26 @@ def test_an_update_arrives_on_the_next_visit(context, server: Server, project: P
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     # The next visit: the tab is closed and the site opened again. A worker waiting for the old
     # one's work to finish (skipWaiting waits for its open events; under load that took over a
-    # minute) then takes over for certain, as it does for a reader who comes back.
-    page.close()
-    page = context.new_page()
-    page.goto(scope + f"games/{GAME}/")
+    # minute) then takes over for certain, as it does for a reader who comes back (up to three
+    # visits here, each given 60 s: a loaded machine may need a second).
     mine = f"rulesite {scope} "
-    assert wait_until(
-        page,
-        """([mine, current, marker]) => caches.keys().then(names => {
-             const ours = names.filter(name => name.startsWith(mine));
-             if (ours.length !== 1 || ours[0] !== current) return false;
-             return caches.match(marker, {cacheName: current}).then(Boolean);
-           })""",
-        [mine, mine + new_build, scope + f"offline/stored/{GAME}"],
-    ), page.evaluate(WORKERS)
+    taken_over = False
+    for _visit in range(3):
+        page.close()
+        page = context.new_page()
+        page.goto(scope + f"games/{GAME}/")
+        taken_over = wait_until(
+            page,
+            """([mine, current, marker]) => caches.keys().then(names => {
+                 const ours = names.filter(name => name.startsWith(mine));
+                 if (ours.length !== 1 || ours[0] !== current) return false;
+                 return caches.match(marker, {cacheName: current}).then(Boolean);
+               })""",
+            [mine, mine + new_build, scope + f"offline/stored/{GAME}"],
+        )
+        if taken_over:
+            break
+    assert taken_over, page.evaluate(WORKERS)
     go_offline(context, server)
     text = rules_text(page, scope)
     assert "Each player takes 6 cards." in text and "5 cards" not in text

@@ -288,6 +288,17 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "checklist_reset": frozenset(),
     "checklist_confirm": frozenset(),
     "checklist_hint": frozenset(),
+    # Saving games for offline reading (assets/offline-save.js), the print footer, feedback links
+    "offline_save": frozenset(),
+    "offline_saving": frozenset({"done", "total"}),
+    "offline_saved": frozenset(),
+    "offline_badge": frozenset(),
+    "offline_failed": frozenset({"failed"}),
+    "offline_save_all": frozenset(),
+    "offline_saved_games": frozenset(),
+    "print_address": frozenset({"url"}),
+    "print_built": frozenset({"date"}),
+    "feedback_ruling": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
 

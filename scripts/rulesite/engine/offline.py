@@ -7,8 +7,11 @@ at the language's root (``/`` for the default language, ``<lang>/`` for the othe
 - ``manifest.json``: the web app manifest (name, language, colours, icons; start URL and scope
   relative, so the site installs from any sub-path);
 - ``offline.json``: what each game's pages need offline, relative to the language root:
-  ``{"shared": [...], "games": {slug: [...]}}``, the files every game needs once and each
-  game's own (its pages, its search shard). A page's needs are what it links and loads
+  ``{"shared": [...], "games": {slug: [...]}, "site": [...], "about": {slug: {...}}}``, the
+  files every game needs once and each game's own (its pages, its search shard), the site-wide
+  pages the worker stores at the first visit (home, games index, glossary, topics, the offline
+  page) with what they load, and each game's title and overview address (what the offline page
+  and the saved-games lists show). A page's needs are what it links and loads
   (stylesheets, scripts, icons, the manifest, the search index: its ``<link>`` and ``<script>``
   elements in the page MkDocs hands the plugin's ``on_post_page``, read with an HTML parser),
   Material's search worker (among the build's scripts) and the lunr languages that loads. One
@@ -17,16 +20,21 @@ at the language's root (``/`` for the default language, ``<lang>/`` for the othe
 - ``offline.html``: the page the worker shows for a page it has not stored (from the theme's
   ``offline.html``, self-contained because it is shown at any address);
 - ``sw.js``: the theme's worker with the build's settings filled in: the build id (a digest of
-  what the language's site is built from, so any change installs a new worker) and the paths
-  under this scope that belong to other languages (their own workers handle them).
+  what the language's site is built from, so any change installs a new worker), the paths
+  under this scope that belong to other languages (their own workers handle them once
+  installed) and every language's root relative to this one (a game is saved in all of them).
 
 Each language has its own worker, scoped to its own site: one language's site is a complete
 MkDocs site (built, tested and deployable alone), and no build has to see another's files.
+Saving a game stores its pages in every language (each language's ``offline.json``, fetched
+by the worker at that moment), so the language menu works offline before the other language's
+worker is installed: the root worker's scope covers the other languages' folders.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import logging
 import posixpath
@@ -40,6 +48,7 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
+from rulesite.engine import search_split
 from rulesite.pages import registry
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
@@ -48,6 +57,7 @@ MANIFEST = "manifest.json"
 WORKER = "sw.js"
 OFFLINE_PAGE = "offline.html"
 LISTS = "offline.json"
+SEARCH_FOLDER = "search/"
 ICONS = (
     ("assets/icons/icon-192.png", "192x192", "any"),
     ("assets/icons/icon-512.png", "512x512", "any"),
@@ -76,10 +86,16 @@ def write_offline_files(config: Any, built: BuiltPages) -> None:
         *search_worker(built.theme_files),
         *search_worker_files(config),
     ]
-    lists = offline_lists(game_files(built, extra_files, previous_lists(site)))
+    previous = previous_lists(site)
+    lists = offline_lists(game_files(built, extra_files, previous))
+    # The site-level search index: search works offline on the site-wide pages too.
+    site_extra = [*extra_files, f"{SEARCH_FOLDER}{search_split.INDEX_FILE}"]
+    lists["site"] = site_files(built, site_extra, previous)
+    lists["about"] = game_about(built, config.use_directory_urls, previous)
     write_if_changed(site / LISTS, json.dumps(lists, separators=(",", ":"), sort_keys=True) + "\n")
     settings = {"build": build_id(config), "offline": OFFLINE_PAGE, "lists": LISTS}
     settings["skip"] = other_language_paths(config)
+    settings["languages"] = language_roots(config)
     write_worker(site, worker_source(config.theme.dirs), settings)
 
 
@@ -137,6 +153,49 @@ class BuiltPages:
     """Per page written by this build: what it loads, relative to the site root."""
     theme_files: list[str] = field(default_factory=list)
     """The scripts among the build's files (Material's search worker is one)."""
+    titles: dict[str, str] = field(default_factory=dict)
+    """Per game written by this build: its title (its overview page's, as plain text)."""
+
+
+def note_page(built: BuiltPages, page: Any, output: str) -> None:
+    """What the offline lists need of a page MkDocs has rendered (``on_post_page``)."""
+    dest = page.file.dest_uri
+    built.loads[dest] = page_resources(output, dest.rpartition("/")[0])
+    found = registry.kind_of_url(page.url or "./")
+    if found is not None and found[0].name == "overview" and page.title:
+        # The front matter's title is HTML-escaped (markup.front_matter): plain text here.
+        built.titles[found[1]] = html.unescape(str(page.title))
+
+
+def site_files(
+    built: BuiltPages, extra: Iterable[str], previous: PreviousLists | None = None
+) -> list[str]:
+    """The site-wide pages the worker stores at the first visit, with what they load."""
+    files = {*extra, OFFLINE_PAGE}
+    for page in built.pages:
+        folder, _, name = page.rpartition("/")
+        url = folder + "/" if folder else ""
+        found = registry.kind_of_url(url) if name == "index.html" else None
+        if found is None or not found[0].offline or found[0].scope is not registry.Scope.SITE:
+            continue
+        files.add(url or "./")
+        if page in built.loads:
+            files.update(built.loads[page])
+        elif previous is not None:  # a preview's partial build: what it loaded last time
+            files.update(previous.site)
+    return sorted(files)
+
+
+def game_about(
+    built: BuiltPages, directory_urls: bool, previous: PreviousLists | None = None
+) -> dict[str, dict[str, str]]:
+    """Per game, its title and its overview's address (relative to the language root)."""
+    about = dict(previous.about) if previous is not None else {}
+    overview = registry.kind("overview")
+    for slug, title in built.titles.items():
+        about[slug] = {"title": title, "url": overview.url(slug, directory_urls) or "./"}
+    games = {slug for page in built.pages if (slug := registry.game_slug(page))}
+    return {slug: about[slug] for slug in sorted(about) if slug in games}
 
 
 def game_files(
@@ -175,6 +234,10 @@ class PreviousLists:
 
     games: dict[str, list[str]]
     """Per game, its whole list (the shared files and its own)."""
+    site: list[str] = field(default_factory=list)
+    """The site-wide pages' list."""
+    about: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per game, its title and overview address."""
 
     def loads(self, slug: str) -> list[str]:
         """What the game's pages loaded then (its list, less its pages' folders)."""
@@ -189,9 +252,14 @@ def previous_lists(site: Path) -> PreviousLists | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         shared = list(data["shared"])
         games = {slug: sorted({*shared, *own}) for slug, own in data["games"].items()}
+        site_list = [str(file) for file in data.get("site", [])]
+        about = {
+            str(slug): {"title": str(info["title"]), "url": str(info["url"])}
+            for slug, info in dict(data.get("about", {})).items()
+        }
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    return PreviousLists(games)
+    return PreviousLists(games, site_list, about)
 
 
 def offline_lists(games: dict[str, list[str]]) -> dict[str, Any]:
@@ -275,6 +343,12 @@ def other_language_paths(config: Any) -> list[str]:
     alternates = (config.extra or {}).get("alternate") or []
     links = [str(alt.get("link") or "") for alt in alternates if isinstance(alt, dict)]
     return sorted(link for link in links if link and not link.startswith("../"))
+
+
+def language_roots(config: Any) -> list[str]:
+    """Every language's root relative to this one (``""`` for this one, ``en/``, ``../``)."""
+    alternates = (config.extra or {}).get("alternate") or []
+    return [str(alt.get("link") or "") for alt in alternates if isinstance(alt, dict)]
 
 
 def worker_source(theme_dirs: Iterable[str]) -> str:

@@ -115,8 +115,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def on_post_page(self, output, *, page, config):
         # What the page loads, from the page MkDocs hands over, for the offline lists.
         if self.config.offline:
-            folder = page.file.dest_uri.rpartition("/")[0]
-            self._built.loads[page.file.dest_uri] = offline.page_resources(output, folder)
+            offline.note_page(self._built, page, output)
         return output
 
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.

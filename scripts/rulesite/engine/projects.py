@@ -52,8 +52,22 @@ NO_SITE_URL = (
     "canonical link and sitemap.xml lists no page; set it to the published address"
 )
 """What ``rulesite build`` says when the base settings give no ``site_url``."""
-OFFLINE_LABELS = ("title", "text", "retry")
-"""The offline page's labels (``offline_<name>``), passed to the theme in ``extra.offline``."""
+OFFLINE_LABELS = (
+    "title",
+    "text",
+    "retry",
+    "save",
+    "saving",
+    "saved",
+    "badge",
+    "failed",
+    "save_all",
+    "saved_games",
+)
+"""The offline page's and the save controls' labels (``offline_<name>``), passed to the theme
+in ``extra.offline``."""
+PRINT_LABELS = ("address", "built")
+"""The print footer's labels (``print_<name>``), passed to the theme in ``extra.print``."""
 _DROPPED_KEYS = ("hooks", "INHERIT", "nav", "not_in_nav")
 """Base settings that generated projects never take over (the navigation is the page
 registry's: ``pages/registry.py``)."""
@@ -147,6 +161,11 @@ def language_config(
     # The offline page's wording (engine/offline.py renders theme/offline.html with it).
     labels = catalog.site.labels
     extra["offline"] = {k: labels[f"offline_{k}"].get(language.code) for k in OFFLINE_LABELS}
+    # The print footer of a game's rules, FAQ and score pages (theme/main.html): its wording and
+    # each game's check date (the card's verification date).
+    extra["print"] = {k: labels[f"print_{k}"].get(language.code) for k in PRINT_LABELS}
+    extra["print"]["checked"] = labels["card_verified"].get(language.code)
+    extra["checked"] = {game.slug: game.card.verified.isoformat() for game in catalog.games}
     # split_search: a small site-level search index and one shard per game (engine/search_split.py).
     # offline: a web app manifest and a service worker for reading offline (engine/offline.py).
     plugin_options = {

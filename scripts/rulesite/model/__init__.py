@@ -69,6 +69,8 @@ from rulesite.model.scoring import (
     TieBreaker,
 )
 from rulesite.model.site import (
+    FEEDBACK_PLACEHOLDERS,
+    Feedback,
     Language,
     LanguageCode,
     Mechanic,
@@ -81,6 +83,7 @@ from rulesite.model.site import (
 from rulesite.model.sources import Citation, LearningKind, LearningResource, Source, SourceKind
 
 __all__ = [
+    "FEEDBACK_PLACEHOLDERS",
     "IMAGE_FOLDER",
     "INPUT_LIMIT",
     "LANGUAGES_CONTEXT",
@@ -100,6 +103,7 @@ __all__ = [
     "Citation",
     "Coverage",
     "EditionStatus",
+    "Feedback",
     "Formula",
     "Game",
     "GlossaryAlias",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Annotated
+from urllib.parse import quote
 
 from pydantic import (
     AfterValidator,
@@ -132,6 +133,50 @@ class Language(Record):
     """Search settings of this language's pages."""
 
 
+FEEDBACK_PLACEHOLDERS = ("game", "ruling")
+"""What a feedback address may contain in braces: the game's slug and the ruling's id."""
+_FEEDBACK_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _feedback_url(value: str) -> str:
+    # Only https: the link is printed under every ruling, and a reader's report must not travel
+    # in the clear or to another scheme (javascript:, mailto:...).
+    if not value.startswith("https://") or len(value) <= len("https://"):
+        raise ValueError(f"{value!r} is not an https address: write one starting with https://")
+    if any(c.isspace() or c in '<>"\\`' for c in value):
+        raise ValueError("must not contain spaces, quotes, < > \\ or ` (URL-encode them)")
+    known = ", ".join("{" + name + "}" for name in FEEDBACK_PLACEHOLDERS)
+    for found in _FEEDBACK_PLACEHOLDER.finditer(value):
+        if found.group(1) not in FEEDBACK_PLACEHOLDERS:
+            raise ValueError(
+                f"{found.group(0)!r} is not a placeholder (this address can use: {known})"
+            )
+    rest = _FEEDBACK_PLACEHOLDER.sub("", value)
+    if "{" in rest or "}" in rest:
+        raise ValueError(f"braces only surround a placeholder (this address can use: {known})")
+    return value
+
+
+FeedbackUrl = Annotated[
+    str, Strict(), AfterValidator(one_line), AfterValidator(_feedback_url), Field(max_length=500)
+]
+"""An https address with optional ``{game}`` and ``{ruling}`` placeholders."""
+
+
+class Feedback(Record):
+    """Where readers report a mistake in a ruling or ask about it."""
+
+    url: FeedbackUrl
+    """An https address (e.g. a new-issue form) shown as a link under every ruling;
+    ``{game}`` and ``{ruling}`` are replaced by the game's slug and the ruling's id
+    (URL-encoded)."""
+
+    def href(self, game: str, ruling: str) -> str:
+        """The address for one ruling: the placeholders replaced by the URL-encoded ids."""
+        values = {"game": quote(game, safe=""), "ruling": quote(ruling, safe="")}
+        return _FEEDBACK_PLACEHOLDER.sub(lambda found: values[found.group(1)], self.url)
+
+
 class SiteData(Record):
     """Site-wide data (``data/site.yaml``)."""
 
@@ -170,3 +215,6 @@ class SiteData(Record):
     stale_after_days: WholeNumber = Field(default=365, ge=1, le=36_500)
     """Days after which a verification date is old: the card or a ruling last verified longer
     ago is flagged on its page and listed by `rulesite validate` as a warning."""
+    feedback: Feedback | None = None
+    """Optional: where readers report a mistake in a ruling or ask about it. Without it, the
+    rulings carry no such link."""

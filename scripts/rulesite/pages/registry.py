@@ -86,6 +86,7 @@ KINDS: tuple[PageKind, ...] = (
         context=indexes.home,
         nav=True,
         search=Search.SITE,
+        offline=True,
         sitemap=True,
         inputs=(CARDS, SITE),
         doc="the home page: every game with its card's essentials",
@@ -99,6 +100,7 @@ KINDS: tuple[PageKind, ...] = (
         context=indexes.games_index,
         nav=True,
         search=Search.SITE,
+        offline=True,
         sitemap=True,
         inputs=(CARDS, SITE),
         doc="the games index: a table of every game with filters and sorting",
@@ -112,6 +114,7 @@ KINDS: tuple[PageKind, ...] = (
         context=indexes.glossary,
         nav=True,
         search=Search.TITLES,
+        offline=True,
         sitemap=True,
         inputs=(GLOSSARIES, SITE),
         doc="every game's glossary, game by game",
@@ -125,6 +128,7 @@ KINDS: tuple[PageKind, ...] = (
         context=indexes.topics,
         nav=True,
         search=Search.SITE,
+        offline=True,
         sitemap=True,
         inputs=(RULINGS, SITE),
         doc="every ruling across games, by topic",
@@ -318,6 +322,7 @@ def offline_kinds() -> tuple[PageKind, ...]:
 
 def saved_offline(url: str) -> bool:
     """Whether the page at ``url`` (relative to a language's root) is saved for offline
-    reading: a game's pages are, once the reader opens the game."""
+    reading: the site-wide pages with the first visit, a game's pages once the reader saves
+    the game."""
     found = kind_of_url(url)
     return found is not None and found[0].offline

@@ -95,6 +95,8 @@ def make_environment(project: Project) -> jinja2.Environment:
         inline=markup.inline,
         text=markup.inert_text,
         attr=markup.attribute,
+        # An address for an href: every character HTML or Markdown could act on escaped.
+        href=lambda v: Markup(markup.attribute_value(str(v))),
         front=markup.front_matter,
         link=markup.link,
         span=format_range,

@@ -41,3 +41,11 @@
   followAlias();
   window.addEventListener("hashchange", followAlias);
 })();
+// rulesite: the print footer names the page's address; without a known site address the build
+// leaves it empty, and the browser's own (without #fragment or ?query) fills it.
+(function () {
+  "use strict";
+  document.querySelectorAll(".rs-print-footer__address").forEach(function (address) {
+    if (!address.textContent) address.textContent = window.location.origin + window.location.pathname;
+  });
+})();

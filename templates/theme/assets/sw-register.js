@@ -1,31 +1,25 @@
-// rulesite: register the language's offline worker (sw.js at the language root) and, on a game's
-// pages, ask it to store that game for reading offline. Browsers without service workers, pages
+// rulesite: register the language's offline worker (sw.js at the language root), then the other
+// languages' workers (data-other-workers), so that the language menu finds a worker for the other
+// language offline too. At its install a worker stores its language's site-wide pages; a game is
+// stored when the reader saves it (offline-save.js). Browsers without service workers, pages
 // opened from file:// and plain http on another host than localhost are not secure contexts:
-// there nothing happens. When the game is stored, <html> gets data-offline-ready="<slug>".
+// there nothing happens.
 (function () {
   "use strict";
   var script = document.currentScript;
   if (!script || !window.isSecureContext || !("serviceWorker" in navigator)) return;
-  var game = script.getAttribute("data-game");
   var container = navigator.serviceWorker;
+  var others = (script.getAttribute("data-other-workers") || "").split(" ").filter(Boolean);
 
-  function storeGame() {
-    if (!game) return;
-    container.ready.then(function (registration) {
-      if (registration.active) registration.active.postMessage({ game: game });
-    });
+  function ignore() {
+    // Refused (private mode, blocked by settings) or offline: the site works as without a worker.
   }
-
-  container.addEventListener("message", function (event) {
-    var data = event.data;
-    if (data && data.game === game && data.stored === true) {
-      document.documentElement.setAttribute("data-offline-ready", game);
-    }
-  });
   container
     .register(script.getAttribute("data-worker"))
-    .then(storeGame)
-    .catch(function () {
-      // Refused (private mode, blocked by settings): the site works as without a worker.
-    });
+    .then(function () {
+      others.forEach(function (worker) {
+        container.register(worker).catch(ignore);
+      });
+    })
+    .catch(ignore);
 })();

@@ -54,6 +54,8 @@ NO_SITE_URL = (
 """What ``rulesite build`` says when the base settings give no ``site_url``."""
 OFFLINE_LABELS = ("title", "text", "retry")
 """The offline page's labels (``offline_<name>``), passed to the theme in ``extra.offline``."""
+SEARCH_HELP_PAGES = ("topics", "glossary")
+"""The pages search suggests when it finds nothing (each kind's label is ``page_<kind>``)."""
 _DROPPED_KEYS = ("hooks", "INHERIT", "nav", "not_in_nav")
 """Base settings that generated projects never take over (the navigation is the page
 registry's: ``pages/registry.py``)."""
@@ -141,6 +143,18 @@ def language_config(
     # The offline page's wording (engine/offline.py renders theme/offline.html with it).
     labels = catalog.site.labels
     extra["offline"] = {k: labels[f"offline_{k}"].get(language.code) for k in OFFLINE_LABELS}
+    # Search's empty state points to the topic index and the glossary (assets/search-results.js).
+    directory_urls = config.get("use_directory_urls", True) is not False
+    extra["search_help"] = {
+        "hint": labels["search_empty_hint"].get(language.code),
+        "links": [
+            {
+                "url": registry.kind(kind).url(directory_urls=directory_urls) or "./",
+                "text": labels[f"page_{kind}"].get(language.code),
+            }
+            for kind in SEARCH_HELP_PAGES
+        ],
+    }
     # split_search: a small site-level search index and one shard per game (engine/search_split.py).
     # offline: a web app manifest and a service worker for reading offline (engine/offline.py).
     plugin_options = {

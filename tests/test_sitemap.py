@@ -13,7 +13,8 @@ NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
 def sitemap_of(count: int) -> str:
     entries = "".join(
-        f"\n  <url>\n    <loc>https://example.org/p{n}/</loc>\n    <lastmod>2026-01-01</lastmod>\n  </url>"
+        f"\n  <url>\n    <loc>https://example.org/p{n}/</loc>"
+        "\n    <lastmod>2026-01-01</lastmod>\n  </url>"
         for n in range(count)
     )
     return (

@@ -366,6 +366,7 @@ def test_the_split_is_complete(real_project: Project, tmp_path: Path, lang: str)
     assert list(split.shards) == games
     fields = {**original["config"]["fields"], **search_split.WORDS_FIELD}
     assert split.site["config"] == {**original["config"], "fields": fields}
+
     # Every document is in the site-level index; a game's are whole in its shard only; the
     # glossary and topic pages keep their titles (their terms and questions are each game's).
     def titles_only(location: str) -> bool:

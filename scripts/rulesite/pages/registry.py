@@ -284,7 +284,8 @@ def not_in_nav() -> str:
     and the pages of each game's glossary and each topic (linked from their index pages)."""
     folders = [GAME_FOLDER.replace(SLUG, "*")]
     for kind_ in KINDS:
-        if kind_.scope is not Scope.SITE and kind_.source and not kind_.nav:
+        markdown = (kind_.source or "").endswith(".md")
+        if kind_.scope is not Scope.SITE and markdown and not kind_.nav:
             pattern = kind_.source.replace(SLUG, "*")
             if not any(pattern.startswith(folder) for folder in folders):
                 folders.append(pattern)

@@ -124,7 +124,7 @@ def test_the_glossary_index_lists_each_game_with_a_link_to_its_page(
     # By game (sorted by title in the page's language), each linking to the game's page.
     assert listed == [(g.slug, f"{g.slug}/") for g in with_terms]
     for game in with_terms:
-        assert f'{len(game.glossary)} ' in html or str(len(game.glossary)) in html
+        assert f"{len(game.glossary)} " in html or str(len(game.glossary)) in html
     # One line per game: the terms are on the games' pages, not here.
     assert 'class="rs-term"' not in html
     assert "assets/index-forward.js" in html

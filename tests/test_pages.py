@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -150,9 +151,10 @@ def test_render_writes_the_pages_the_registry_lists(fixture) -> None:
     tagged = {tag for game in catalog.games for ruling in game.faq for tag in ruling.tags}
     assert topic_ids and set(topic_ids) == tagged
     assert {f"en/topics/{t}.md" for t in tagged} <= expected
-    assert "en/topics/" + next(
-        t.id for t in catalog.site.topics if t.id not in tagged
-    ) + ".md" not in expected
+    assert (
+        "en/topics/" + next(t.id for t in catalog.site.topics if t.id not in tagged) + ".md"
+        not in expected
+    )
     assert {f"en/glossary/{g.slug}.md" for g in catalog.games if g.glossary} <= expected
 
 
@@ -200,3 +202,36 @@ def test_the_declared_inputs_check_can_fail(fixture, tmp_path: Path) -> None:
     limited = dataclasses.replace(catalog, games=[_Declared(g, ("slug",)) for g in catalog.games])
     with pytest.raises(Exception, match="title"):
         Renderer(project, limited).site_page(registry.kind("home"), "en")
+
+
+def test_a_topic_with_more_rulings_than_a_page_lists_is_split_into_parts(
+    fixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, catalog = fixture
+    monkeypatch.setattr(indexes, "TOPIC_PAGE_RULINGS", 1)
+    counts: dict[str, int] = {}
+    for game in catalog.games:
+        for ruling in game.faq:
+            for tag in ruling.tags:
+                counts[tag] = counts.get(tag, 0) + 1
+    assert max(counts.values()) > 1  # the fixture has a topic to split
+    keys = indexes.topic_pages(catalog)
+    assert len(keys) == sum(counts.values())
+    kind = registry.kind("topic")
+    pages = render_pages(project, catalog)
+    for topic, count in counts.items():
+        parts = [indexes.topic_page_key(topic, n) for n in range(1, count + 1)]
+        assert parts[0] == topic and all(p in keys for p in parts)
+        for lang in catalog.site.codes:
+            # Every part in every language (a language switch lands on the same part), each
+            # linking the others; together they list each ruling of the topic once.
+            listed = []
+            for part in parts:
+                text = pages[f"{lang}/{kind.source_path(part)}"]
+                listed += re.findall(r"\(\.\./games/([a-z0-9-]+/faq\.md#[a-z0-9-]+)\)", text)
+                if count > 1:
+                    assert all(f"]({p}.md)" in text for p in parts if p != part), part
+            expected = [
+                f"{g.slug}/faq.md#{r.id}" for g in catalog.games for r in g.faq if topic in r.tags
+            ]
+            assert sorted(listed) == sorted(expected), (topic, lang)

@@ -214,6 +214,7 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "filter_best": frozenset(),
     "games_plain_intro": frozenset(),
     "search_empty_hint": frozenset(),
+    "topic_parts": frozenset(),
     # Not words: the locale (BCP 47) the games index sorts names by (Chinese: by pinyin)
     "sort_locale": frozenset(),
 }

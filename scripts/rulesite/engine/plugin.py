@@ -125,7 +125,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         if self.config.split_search:
             self._split_search_index(Path(config.site_dir))
         # More pages than one sitemap may list: sitemap.xml becomes an index (engine/sitemap.py).
-        sitemap.write_split(Path(config.site_dir), getattr(config, "site_url", None) or "", self._epoch)
+        sitemap.write_split(
+            Path(config.site_dir), getattr(config, "site_url", None) or "", self._epoch
+        )
         if self.config.offline:  # after the split: offline.json names the index and shards
             offline.write_offline_files(config, self._built)
 

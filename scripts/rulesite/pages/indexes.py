@@ -22,6 +22,11 @@ TABLE_ROWS = 150
 """Most games the games index writes as table rows: about 1.1 KB of HTML each, so 150 keep the
 page near 200 KB. With more, the page lists the games plainly (titles only, for readers without
 JavaScript) and its script builds the table from ``games/rows.json``."""
+TOPIC_PAGE_RULINGS = 800
+"""Most rulings one topic page lists (about 135 bytes of HTML each, so near 125 KB with the
+theme's): a topic that tags more is split into parts, ``topics/<id>/``, ``topics/<id>--2/``, …
+(a topic id never holds ``--``), the same number of parts in every language."""
+PART_SEPARATOR = "--"
 HOME_CARDS = 60
 """Most games the home page shows as cards (about 0.75 KB each); with more, it shows the first
 ones and links to the games index, which lists them all."""
@@ -75,13 +80,49 @@ def topics(catalog: Catalog, lang: str) -> dict[str, Any]:
     return {"topic_counts": counts, "total_rulings": len(listed)}
 
 
-def topic(catalog: Catalog, topic_id: str, lang: str) -> dict[str, Any]:
-    """One topic's page: its rulings, game by game (games by title in ``lang``)."""
+def topic(catalog: Catalog, page: str, lang: str) -> dict[str, Any]:
+    """One topic's page (``page``: its key, ``<topic id>`` or ``<topic id>--<part>``): its
+    rulings (or that part of them), game by game (games by title in ``lang``), and its parts."""
+    topic_id, part = split_topic_page(page)
     pairs = dict(rulings_by_topic(catalog.games, [topic_id], lang)).get(topic_id, [])
+    parts = max(1, -(-len(pairs) // TOPIC_PAGE_RULINGS))
+    start = (part - 1) * TOPIC_PAGE_RULINGS
     by_game: dict[str, tuple[Game, list]] = {}
-    for game, ruling in pairs:
+    for game, ruling in pairs[start : start + TOPIC_PAGE_RULINGS]:
         by_game.setdefault(game.slug, (game, []))[1].append(ruling)
-    return {"topic_id": topic_id, "by_game": list(by_game.values()), "total_rulings": len(pairs)}
+    return {
+        "topic_id": topic_id,
+        "by_game": list(by_game.values()),
+        "total_rulings": len(pairs),
+        "part": part,
+        "parts": [(n, topic_page_key(topic_id, n)) for n in range(1, parts + 1)],
+    }
+
+
+def topic_page_key(topic_id: str, part: int) -> str:
+    """The key (and file name) of a topic's page: its id, then ``--<part>`` after the first."""
+    return topic_id if part == 1 else f"{topic_id}{PART_SEPARATOR}{part}"
+
+
+def split_topic_page(page: str) -> tuple[str, int]:
+    """The topic id and part of a topic page's key."""
+    topic_id, _, part = page.partition(PART_SEPARATOR)
+    return topic_id, int(part) if part else 1
+
+
+def topic_pages(catalog: Catalog) -> list[str]:
+    """The key of every topic page: each topic that tags some ruling, in the site's order, in
+    as many parts as :data:`TOPIC_PAGE_RULINGS` needs (the same in every language)."""
+    counts: dict[str, int] = {}
+    for game in catalog.games:
+        for ruling in game.faq:
+            for tag in ruling.tags:
+                counts[tag] = counts.get(tag, 0) + 1
+    return [
+        topic_page_key(topic_id, part)
+        for topic_id in topic_ids(catalog)
+        for part in range(1, -(-counts[topic_id] // TOPIC_PAGE_RULINGS) + 1)
+    ]
 
 
 def topic_ids(catalog: Catalog) -> list[str]:

@@ -35,7 +35,7 @@ import jinja2
 from rulesite.catalog import Catalog
 from rulesite.model import Game
 from rulesite.pages import registry
-from rulesite.pages.indexes import topic_ids
+from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
 from rulesite.render.renderer import Renderer, make_environment
 
@@ -180,7 +180,7 @@ def _topic_pages(
     pages: dict[str, str] = {}
     for kind in registry.topic_kinds():
         key = f"{inputs.key(kind.inputs)};{common}"
-        for topic_id in topic_ids(renderer.catalog):
+        for topic_id in topic_pages(renderer.catalog):
             path = f"{lang}/{kind.source_path(topic_id)}"
             make = lambda k=kind, t=topic_id: renderer.topic_page(k, t, lang)  # noqa: E731
             pages[path] = cache.get("site-page", path, key, make)

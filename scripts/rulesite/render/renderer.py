@@ -22,7 +22,7 @@ from rulesite.check.provenance import Freshness
 from rulesite.errors import BuildError
 from rulesite.model import Game, IntRange, Language, SiteData
 from rulesite.pages import registry
-from rulesite.pages.indexes import topic_ids
+from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
 from rulesite.scoring.payload import page_payload, payload_json
 
@@ -162,7 +162,7 @@ class Renderer:
         return {
             f"{lang}/{kind.source_path(topic_id)}": self.topic_page(kind, topic_id, lang)
             for kind in registry.topic_kinds()
-            for topic_id in topic_ids(self.catalog)
+            for topic_id in topic_pages(self.catalog)
         }
 
     def topic_page(self, kind: registry.PageKind, topic_id: str, lang: str) -> str:

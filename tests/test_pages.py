@@ -109,7 +109,12 @@ def test_roles_agree_with_what_writes_the_kind() -> None:
         markdown = kind.writer is Writer.TEMPLATE and (kind.source or "").endswith(".md")
         # MkDocs indexes and lists in the sitemap every page it renders from Markdown, only those.
         assert kind.sitemap == markdown, kind.name
-        assert (kind.search is not Search.NONE) == markdown, kind.name
+        if kind.search is Search.NONE and markdown:
+            # A page MkDocs would index says it is not to be (Material's front matter).
+            template = (TEMPLATES / (kind.template or "")).read_text(encoding="utf-8")
+            assert "search:\n  exclude: true\n---" in template, kind.name
+        else:
+            assert (kind.search is not Search.NONE) == markdown, kind.name
         if kind.tab:
             assert kind.per_game and kind.search is Search.SHARD and kind.offline, kind.name
         if kind.nav:

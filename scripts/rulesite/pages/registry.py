@@ -167,8 +167,10 @@ KINDS: tuple[PageKind, ...] = (
         source="topics/{slug}.md",
         template="topic.md.j2",
         context=indexes.topic,
-        # Titles only: its text is every game's FAQ questions, which are titles in the index.
-        search=Search.TITLES,
+        # Not searched (its front matter excludes it): its text is every game's FAQ questions,
+        # each a result of its own, and its title ("Player count: every ruling") would come
+        # before the rulings for any query naming the topic. The topic index is searched.
+        search=Search.NONE,
         sitemap=True,
         inputs=(RULINGS, SITE),
         doc="one topic's rulings across games, game by game (only a topic that tags some)",

@@ -46,7 +46,11 @@ LANGS = prefixes(REAL_SITE)
 """The real site's languages: each one's URL prefix in the built site, by code."""
 PAGES = {kind.name: kind.in_game_folder() for kind in registry.tab_kinds()}
 """Each kind of game page's path under ``games/<slug>/`` (the page registry's tabs)."""
-SITE_PAGES = [kind.url() for kind in registry.rendered_kinds(registry.Scope.SITE)]
+SITE_PAGES = [
+    kind.url()
+    for kind in registry.rendered_kinds(registry.Scope.SITE)
+    if kind.source_path().endswith(".md")
+]
 """Pages about every game (home, the indexes), as the page registry lists them."""
 
 
@@ -61,8 +65,13 @@ def game_page_paths(game: Game) -> list[str]:
 
 
 def page_paths(games: list[Game]) -> list[str]:
-    """Every page of a site of ``games``, relative to a language's root."""
-    return SITE_PAGES + [path for game in games for path in game_page_paths(game)]
+    """Every page of a site of ``games``, relative to a language's root: the site's pages, each
+    game's tabs and glossary page, and each tagged topic's page."""
+    glossaries = [registry.kind("glossary-game").url(g.slug) for g in games if g.glossary]
+    tags = dict.fromkeys(tag for g in games for r in g.faq for tag in r.tags)
+    topics = [registry.kind("topic").url(tag) for tag in tags]
+    games_pages = [path for game in games for path in game_page_paths(game)]
+    return SITE_PAGES + games_pages + glossaries + topics
 
 
 def html_of(site_dir: Path, lang: str, path: str) -> str:
@@ -344,23 +353,31 @@ def check_jump_lists(site_dir: Path, game: Game, lang: str) -> None:
 
 
 def check_topic_links(site_dir: Path, game: Game, lang: str) -> None:
-    """Each ruling's topic tags link to the topic index, whose section lists that ruling."""
+    """Each ruling's topic tags link to the topic's page, which lists that ruling."""
     page = f"games/{game.slug}/{PAGES['faq']}"
-    faq, topics = html_of(site_dir, lang, page), html_of(site_dir, lang, "topics/")
+    faq = html_of(site_dir, lang, page)
     for ruling in game.faq:
         tags = [urljoin(page, href) for href in _links(_section(faq, ruling.id), "rs-tag")]
-        assert tags == [f"topics/#{tag}" for tag in ruling.tags], (game.slug, ruling.id, lang)
+        assert tags == [f"topics/{tag}/" for tag in ruling.tags], (game.slug, ruling.id, lang)
         for tag in ruling.tags:
-            listed = [urljoin("topics/", href) for href in _links(_section(topics, tag))]
+            topic = f"topics/{tag}/"
+            listed = [urljoin(topic, href) for href in _links(html_of(site_dir, lang, topic))]
             assert f"{page}#{ruling.id}" in listed, (game.slug, ruling.id, tag, lang)
 
 
 def check_topic_index(site_dir: Path, games: list[Game], lang: str) -> None:
-    """The topic index lists every tagged ruling under each of its topics, and nothing else."""
+    """The topic index links each topic's page; together the topics' pages list every tagged
+    ruling, and nothing else."""
     html = html_of(site_dir, lang, "topics/")
-    listed = {
-        urljoin("topics/", href) for href in _links(html) if "/faq/#" in urljoin("topics/", href)
+    tagged = {tag for g in games for r in g.faq for tag in r.tags}
+    pages = {urljoin("topics/", href) for href in _links(html)} & {
+        f"topics/{tag}/" for tag in tagged
     }
+    assert pages == {f"topics/{tag}/" for tag in tagged}, lang
+    listed = set()
+    for topic in pages:
+        links = (urljoin(topic, href) for href in _links(html_of(site_dir, lang, topic)))
+        listed |= {link for link in links if "/faq/#" in link}
     expected = {f"games/{g.slug}/{PAGES['faq']}#{r.id}" for g in games for r in g.faq if r.tags}
     assert listed == expected, lang
 
@@ -387,6 +404,11 @@ def check_games_index(site_dir: Path, games: list[Game], lang: str) -> None:
             str(card.weight),
         ]
         assert (attrs["data-mechanics"] or "").split() == list(card.mechanics)
+        # The best counts, for "only games best at this count".
+        assert [attrs["data-best-min"], attrs["data-best-max"]] == [
+            str(card.best_players.min),
+            str(card.best_players.max),
+        ]
     for row in re.findall(r"<tr [^>]*data-title=.*?</tr>", html, re.S):
         game = next(g for g in games if f'href="{g.slug}/"' in row)
         assert _links(row) == [f"{game.slug}/{PAGES[kind]}" for kind in page_kinds(game)], lang

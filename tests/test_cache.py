@@ -9,7 +9,7 @@ import pytest
 
 from rulesite.catalog import load_catalog
 from rulesite.errors import BuildError, DataError
-from rulesite.pages import registry
+from rulesite.pages import indexes, registry
 from rulesite.project import Project
 from rulesite.render.cache import ContentCache, render_cached
 from rulesite.render.renderer import render_pages
@@ -175,12 +175,14 @@ def test_a_page_across_games_is_rendered_again_only_when_its_inputs_change(
     reading = [
         k for k in registry.rendered_kinds(registry.Scope.SITE) if registry.RULINGS in k.inputs
     ]
-    # The file's checks, its pages, and only the pages across games that read rulings.
-    assert cache.misses == misses + 2 + len(reading) * len(catalog.site.codes)
+    topic_pages = len(registry.topic_kinds()) * len(indexes.topic_ids(catalog))
+    # The file's checks, its pages, and only the pages across games that read rulings (the
+    # topic index and each topic's page).
+    assert cache.misses == misses + 2 + (len(reading) + topic_pages) * len(catalog.site.codes)
     changed = {path for path in after if after[path] != before[path]}
     for kind in registry.rendered_kinds(registry.Scope.SITE):
         for lang in catalog.site.codes:
             path = f"{lang}/{kind.source_path()}"
             # Only a page that reads rulings may change; the topic index shows the question.
             assert path not in changed or registry.RULINGS in kind.inputs, path
-    assert f"en/{registry.kind('topics').source_path()}" in changed
+    assert f"en/{registry.kind('topic').source_path('setup')}" in changed  # the question

@@ -105,16 +105,58 @@ def test_rules_pages_end_with_the_glossary_one_anchor_per_term(site_dir: Path, l
                 assert f'href="#{rule}"' in section, (game.slug, term.id, rule)
 
 
+def jump_links(html: str) -> list[str]:
+    """The links of a page's jump list (``_jump_list.md.j2``), in order."""
+    found = re.search(r'<nav [^>]*class="rs-jump".*?</nav>', html, re.S)
+    assert found, "no jump list"
+    return re.findall(r'href="([^"]+)"', found.group(0))
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_glossary_page_lists_every_term_with_a_link_to_its_entry(
+def test_the_glossary_index_lists_each_game_with_a_link_to_its_page(
     site_dir: Path, lang: str
 ) -> None:
     html = page(site_dir, lang, "glossary")
+    with_terms = sorted(
+        (g for g in CATALOG.games if g.glossary), key=lambda g: g.title.get(lang).casefold()
+    )
+    listed = re.findall(r'<a data-rs-key="([a-z0-9-]+)" href="([^"]+)"', html)
+    # By game (sorted by title in the page's language), each linking to the game's page.
+    assert listed == [(g.slug, f"{g.slug}/") for g in with_terms]
+    for game in with_terms:
+        assert f"{len(game.glossary)} " in html or str(len(game.glossary)) in html
+    # One line per game: the terms are on the games' pages, not here.
+    assert 'class="rs-term"' not in html
+    assert "assets/index-forward.js" in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_games_glossary_page_has_a_jump_list_by_term_and_every_entry(
+    site_dir: Path, lang: str
+) -> None:
     for game in CATALOG.games:
+        folder = site_dir / LANGS[lang] / "glossary" / game.slug
+        if not game.glossary:
+            assert not folder.exists(), game.slug
+            continue
+        html = page(site_dir, lang, f"glossary/{game.slug}")
+        assert jump_links(html) == [f"#term-{term.id}" for term in game.glossary], game.slug
+        ids = re.findall(r'<div class="rs-term" id="term-([a-z0-9-]+)"', html)
+        assert ids == [term.id for term in game.glossary], game.slug
         for term in game.glossary:
-            anchor = f'id="{game.slug}--{term.id}"'
-            assert anchor in html, (game.slug, term.id)
-            link = f'href="../games/{game.slug}/rules/#term-{term.id}"'
+            link = f'href="../../games/{game.slug}/rules/#term-{term.id}"'
             assert link in html, (game.slug, term.id)
-    # Names in the other languages are marked with their language.
-    assert re.search(r'<span class="rs-term__other" lang="[a-zA-Z-]+">', html)
+        # Names in the other languages are marked with their language.
+        assert re.search(r'<span class="rs-term__other" lang="[a-zA-Z-]+">', html)
+        assert game.title.get(lang).split()[0] in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_overview_pages_have_a_jump_list_of_their_sections(site_dir: Path, lang: str) -> None:
+    for game in CATALOG.games:
+        html = page(site_dir, lang, f"games/{game.slug}")
+        links = jump_links(html)
+        expected = ["parameter-card", "background", "decisions", "sources"]
+        assert links == [f"#{a}" for a in expected + (["changes"] if game.changes else [])]
+        for anchor in links:
+            assert f'id="{anchor[1:]}"' in html, (game.slug, anchor)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from rulesite.catalog import Catalog, load_catalog
 from rulesite.engine.projects import language_config
 from rulesite.model import Game
-from rulesite.pages import registry
+from rulesite.pages import indexes, registry
 from rulesite.pages.registry import KINDS, Scope, Search, Writer
 from rulesite.project import Project
 from rulesite.render.renderer import Renderer, render_pages
@@ -32,9 +33,14 @@ def fixture(tmp_path_factory: pytest.TempPathFactory) -> tuple[Project, Catalog]
     return project, load_catalog(project)
 
 
+def slug_of(kind: registry.PageKind) -> str:
+    """:data:`SLUG` for a kind of many pages (a game's or a topic's), else ``""``."""
+    return SLUG if kind.scope is not Scope.SITE else ""
+
+
 def paths(kind: registry.PageKind) -> list[str]:
-    """The kind's URL in both forms, filled with :data:`SLUG` for a game kind."""
-    slug = SLUG if kind.per_game else ""
+    """The kind's URL in both forms, filled with :data:`SLUG` for a game or topic kind."""
+    slug = slug_of(kind)
     return [kind.url(slug, True), kind.url(slug, False)]
 
 
@@ -55,28 +61,32 @@ def test_a_template_exists_exactly_where_the_registry_renders_one(kind: registry
     if kind.writer is Writer.TEMPLATE:
         assert kind.template and (TEMPLATES / kind.template).is_file()
         assert kind.context is not None
-        assert kind.source and kind.source.endswith(".md")
+        # A page (Markdown), or a file a page's script reads (the games index's rows).
+        assert kind.source and kind.source.endswith((".md", ".json"))
     else:  # written by MkDocs' theme or the engine, by design
         assert kind.template is None and kind.context is None
 
 
 def test_every_page_template_belongs_to_a_kind() -> None:
     # Partials (``_name.md.j2``) are included by the pages; every other template is a page.
-    templates = {path.name for path in TEMPLATES.glob("*.md.j2") if not path.name.startswith("_")}
+    templates = {path.name for path in TEMPLATES.glob("*.j2") if not path.name.startswith("_")}
     assert templates == {kind.template for kind in KINDS if kind.template}
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
 def test_each_url_is_found_again_as_its_kind(kind: registry.PageKind) -> None:
-    slug = SLUG if kind.per_game else ""
+    slug = slug_of(kind)
     for url in paths(kind):
         assert registry.kind_of_url(url) == (kind, slug), url
         assert registry.kind_of_url(url + "#anchor") == (kind, slug)
     if kind.source:
         assert registry.kind_of_source(kind.source_path(slug)) == (kind, slug)
-    # The game's folder holds every page of a game (not the export, under api/).
+    # The game's folder holds every tab of a game (not the export, under api/, nor its glossary
+    # page, listed with the others under glossary/).
     in_folder = registry.game_slug(kind.url(slug)) is not None
-    assert in_folder == (kind.per_game and kind.writer is Writer.TEMPLATE), kind.name
+    assert in_folder == (kind.per_game and (kind.source or "").startswith(registry.GAME_FOLDER))
+    if kind.tab:
+        assert in_folder, kind.name
 
 
 def test_urls_follow_mkdocs() -> None:
@@ -85,10 +95,10 @@ def test_urls_follow_mkdocs() -> None:
     for kind in KINDS:
         if kind.source is None or not kind.source.endswith(".md"):
             continue
-        source = kind.source_path(SLUG if kind.per_game else "")
+        source = kind.source_path(slug_of(kind))
         for directory_urls in (True, False):
             file = File(source, None, None, directory_urls)
-            slug = SLUG if kind.per_game else ""
+            slug = slug_of(kind)
             expected = "" if file.url == "./" else file.url
             assert kind.url(slug, directory_urls) == expected, (kind.name, directory_urls)
             assert kind.site_file(slug, directory_urls) == file.dest_uri
@@ -96,10 +106,15 @@ def test_urls_follow_mkdocs() -> None:
 
 def test_roles_agree_with_what_writes_the_kind() -> None:
     for kind in KINDS:
-        markdown = kind.writer is Writer.TEMPLATE
+        markdown = kind.writer is Writer.TEMPLATE and (kind.source or "").endswith(".md")
         # MkDocs indexes and lists in the sitemap every page it renders from Markdown, only those.
         assert kind.sitemap == markdown, kind.name
-        assert (kind.search is not Search.NONE) == markdown, kind.name
+        if kind.search is Search.NONE and markdown:
+            # A page MkDocs would index says it is not to be (Material's front matter).
+            template = (TEMPLATES / (kind.template or "")).read_text(encoding="utf-8")
+            assert "search:\n  exclude: true\n---" in template, kind.name
+        else:
+            assert (kind.search is not Search.NONE) == markdown, kind.name
         if kind.tab:
             assert kind.per_game and kind.search is Search.SHARD and kind.offline, kind.name
         if kind.nav:
@@ -123,25 +138,36 @@ def test_the_score_page_exists_only_for_a_game_with_calculators(fixture) -> None
 
 def test_render_writes_the_pages_the_registry_lists(fixture) -> None:
     project, catalog = fixture
+    topic_ids = indexes.topic_ids(catalog)
     expected = {
-        f"{lang}/{kind.source_path(game.slug if kind.per_game else '')}"
+        f"{lang}/{kind.source_path(game.slug if kind.per_game else topic or '')}"
         for lang in catalog.site.codes
         for kind in KINDS
         if kind.template
         for game in (catalog.games if kind.per_game else [None])
         if game is None or kind.exists_for(game)
+        for topic in (topic_ids if kind.scope is Scope.TOPIC else [None])
     }
     assert set(render_pages(project, catalog)) == expected
     assert (
         "en/games/plain-game/faq.md" in expected and "en/games/plain-game/score.md" not in expected
     )
+    # A page per topic that tags some ruling (and only those), per game glossary.
+    tagged = {tag for game in catalog.games for ruling in game.faq for tag in ruling.tags}
+    assert topic_ids and set(topic_ids) == tagged
+    assert {f"en/topics/{t}.md" for t in tagged} <= expected
+    assert (
+        "en/topics/" + next(t.id for t in catalog.site.topics if t.id not in tagged) + ".md"
+        not in expected
+    )
+    assert {f"en/glossary/{g.slug}.md" for g in catalog.games if g.glossary} <= expected
 
 
 def test_the_generated_navigation_is_the_registry_s(fixture) -> None:
     _, catalog = fixture
     config = language_config({"nav": ["elsewhere.md"]}, catalog, catalog.site.root_language, 0)
     assert config["nav"] == [kind.source for kind in KINDS if kind.nav]
-    assert config["not_in_nav"] == "/games/*/\n"
+    assert config["not_in_nav"] == "/games/*/\n/glossary/*.md\n/topics/*.md\n"
 
 
 class _Declared:
@@ -156,7 +182,10 @@ class _Declared:
         raise AttributeError(f"{name}: not among the declared inputs {self._fields}")
 
 
-@pytest.mark.parametrize("kind", registry.rendered_kinds(Scope.SITE), ids=lambda kind: kind.name)
+ACROSS_GAMES = registry.rendered_kinds(Scope.SITE) + registry.rendered_kinds(Scope.TOPIC)
+
+
+@pytest.mark.parametrize("kind", ACROSS_GAMES, ids=lambda kind: kind.name)
 def test_a_page_across_games_reads_only_its_declared_inputs(fixture, kind) -> None:
     # What keeps the cache of these pages right (render/cache.py keys them on these inputs).
     project, catalog = fixture
@@ -164,6 +193,11 @@ def test_a_page_across_games_reads_only_its_declared_inputs(fixture, kind) -> No
     assert fields, kind.name
     limited = dataclasses.replace(catalog, games=[_Declared(g, fields) for g in catalog.games])
     for lang in catalog.site.codes:
+        if kind.scope is Scope.TOPIC:
+            for topic in indexes.topic_ids(catalog):
+                whole = Renderer(project, catalog).topic_page(kind, topic, lang)
+                assert Renderer(project, limited).topic_page(kind, topic, lang) == whole
+            continue
         whole = Renderer(project, catalog).site_page(kind, lang)
         assert Renderer(project, limited).site_page(kind, lang) == whole
 
@@ -173,3 +207,36 @@ def test_the_declared_inputs_check_can_fail(fixture, tmp_path: Path) -> None:
     limited = dataclasses.replace(catalog, games=[_Declared(g, ("slug",)) for g in catalog.games])
     with pytest.raises(Exception, match="title"):
         Renderer(project, limited).site_page(registry.kind("home"), "en")
+
+
+def test_a_topic_with_more_rulings_than_a_page_lists_is_split_into_parts(
+    fixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, catalog = fixture
+    monkeypatch.setattr(indexes, "TOPIC_PAGE_RULINGS", 1)
+    counts: dict[str, int] = {}
+    for game in catalog.games:
+        for ruling in game.faq:
+            for tag in ruling.tags:
+                counts[tag] = counts.get(tag, 0) + 1
+    assert max(counts.values()) > 1  # the fixture has a topic to split
+    keys = indexes.topic_pages(catalog)
+    assert len(keys) == sum(counts.values())
+    kind = registry.kind("topic")
+    pages = render_pages(project, catalog)
+    for topic, count in counts.items():
+        parts = [indexes.topic_page_key(topic, n) for n in range(1, count + 1)]
+        assert parts[0] == topic and all(p in keys for p in parts)
+        for lang in catalog.site.codes:
+            # Every part in every language (a language switch lands on the same part), each
+            # linking the others; together they list each ruling of the topic once.
+            listed = []
+            for part in parts:
+                text = pages[f"{lang}/{kind.source_path(part)}"]
+                listed += re.findall(r"\(\.\./games/([a-z0-9-]+/faq\.md#[a-z0-9-]+)\)", text)
+                if count > 1:
+                    assert all(f"]({p}.md)" in text for p in parts if p != part), part
+            expected = [
+                f"{g.slug}/faq.md#{r.id}" for g in catalog.games for r in g.faq if topic in r.tags
+            ]
+            assert sorted(listed) == sorted(expected), (topic, lang)

@@ -17,7 +17,9 @@ PAGES = rendered_fixture_pages()
 
 
 def test_golden_set_is_complete() -> None:
-    golden = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*.md")}
+    golden = {
+        p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*") if p.suffix in (".md", ".json")
+    }
     assert golden == set(PAGES), "run `make golden` and review the diff"
 
 

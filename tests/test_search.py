@@ -24,6 +24,7 @@ from rulesite.engine import search_words as glossary
 from rulesite.engine.plugin import RulesitePlugin
 from rulesite.engine.projects import language_projects, site_path
 from rulesite.engine.search_words import GameWords, SearchWords, read_synonyms
+from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.publish.build import build
 from tests.helpers import REAL
@@ -175,10 +176,10 @@ def test_rule_sections_hold_the_words_of_the_terms_they_explain() -> None:
 
 def test_the_glossary_page_holds_the_stems_of_each_games_chinese_words() -> None:
     # 战争强度 less its last character: the theme's segmentation of a typed 战争强度 finds it.
-    index = {"config": CONFIG, "docs": [*SMALL["docs"], doc("glossary/#legions", "Legions", "x")]}
+    index = {"config": CONFIG, "docs": [*SMALL["docs"], doc("glossary/legions/", "Legions", "x")]}
     site = search_split.split_index(index, WORDS).site["docs"]
     assert site[-1] == {
-        "location": "glossary/#legions",
+        "location": "glossary/legions/",
         "title": "Legions",
         "text": "",
         search_split.SECTIONS: "战争强",
@@ -365,13 +366,14 @@ def test_the_split_is_complete(real_project: Project, tmp_path: Path, lang: str)
     assert list(split.shards) == games
     fields = {**original["config"]["fields"], **search_split.WORDS_FIELD}
     assert split.site["config"] == {**original["config"], "fields": fields}
+
     # Every document is in the site-level index; a game's are whole in its shard only; the
-    # glossary page keeps its titles (its terms are each game's search words).
-    listing = [d for d in original["docs"] if d["location"].startswith("glossary/")]
-    assert listing
-    expected = [
-        {**d, "text": ""} if d["location"].startswith("glossary/") else d for d in original["docs"]
-    ]
+    # glossary and topic pages keep their titles (their terms and questions are each game's).
+    def titles_only(location: str) -> bool:
+        return registry.is_search_kind(location, registry.Search.TITLES)
+
+    assert any(titles_only(d["location"]) for d in original["docs"])
+    expected = [{**d, "text": ""} if titles_only(d["location"]) else d for d in original["docs"]]
     assert without_hidden_fields(put_back(split)) == expected
     for slug, shard in split.shards.items():
         assert shard["docs"] and all(

@@ -169,7 +169,7 @@ def modified(folder: Path) -> dict[str, int]:
 def test_the_first_build_says_what_it_does(previewing: Previewing) -> None:
     assert previewing.said[:3] == [
         "rulesite: checking data/…",
-        "rulesite: 2 games valid, 26 pages rendered",
+        "rulesite: 2 games valid, 38 pages rendered",
         "rulesite: building zh (whole), en (whole) with MkDocs…",
     ]
     assert re.fullmatch(

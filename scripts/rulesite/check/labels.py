@@ -299,6 +299,25 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "print_address": frozenset({"url"}),
     "print_built": frozenset({"date"}),
     "feedback_ruling": frozenset(),
+    # Each game's glossary page, each topic's page, the games index, search's empty state
+    "glossary_game_title": frozenset({"title"}),
+    "glossary_game_intro": frozenset({"count"}),
+    "glossary_index_intro": frozenset({"count", "games"}),
+    "glossary_game_count": frozenset({"count"}),
+    "jump_terms": frozenset({"count"}),
+    "topic_title": frozenset({"topic"}),
+    "topic_intro": frozenset({"count"}),
+    "topics_index_intro": frozenset({"count", "rulings"}),
+    "topic_count": frozenset({"count"}),
+    "home_all_games": frozenset({"count"}),
+    "filter_have_minutes": frozenset({"minutes"}),
+    "filter_have_hours": frozenset({"hours"}),
+    "filter_best": frozenset(),
+    "games_plain_intro": frozenset(),
+    "search_empty_hint": frozenset(),
+    "topic_parts": frozenset(),
+    # Not words: the locale (BCP 47) the games index sorts names by (Chinese: by pinyin)
+    "sort_locale": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
 

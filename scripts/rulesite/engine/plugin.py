@@ -30,7 +30,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite.engine import build_date, offline, search_pieces, search_split
+from rulesite.engine import build_date, offline, search_pieces, search_split, sitemap
 from rulesite.engine.search_terms import add_search_terms, prepare_jieba
 from rulesite.engine.search_words import read_synonyms
 
@@ -123,6 +123,10 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def on_post_build(self, *, config) -> None:
         if self.config.split_search:
             self._split_search_index(Path(config.site_dir))
+        # More pages than one sitemap may list: sitemap.xml becomes an index (engine/sitemap.py).
+        sitemap.write_split(
+            Path(config.site_dir), getattr(config, "site_url", None) or "", self._epoch
+        )
         if self.config.offline:  # after the split: offline.json names the index and shards
             offline.write_offline_files(config, self._built)
 

@@ -68,6 +68,8 @@ OFFLINE_LABELS = (
 in ``extra.offline``."""
 PRINT_LABELS = ("address", "built")
 """The print footer's labels (``print_<name>``), passed to the theme in ``extra.print``."""
+SEARCH_HELP_PAGES = ("topics", "glossary")
+"""The pages search suggests when it finds nothing (each kind's label is ``page_<kind>``)."""
 _DROPPED_KEYS = ("hooks", "INHERIT", "nav", "not_in_nav")
 """Base settings that generated projects never take over (the navigation is the page
 registry's: ``pages/registry.py``)."""
@@ -166,6 +168,18 @@ def language_config(
     extra["print"] = {k: labels[f"print_{k}"].get(language.code) for k in PRINT_LABELS}
     extra["print"]["checked"] = labels["card_verified"].get(language.code)
     extra["checked"] = {game.slug: game.card.verified.isoformat() for game in catalog.games}
+    # Search's empty state points to the topic index and the glossary (assets/search-results.js).
+    directory_urls = config.get("use_directory_urls", True) is not False
+    extra["search_help"] = {
+        "hint": labels["search_empty_hint"].get(language.code),
+        "links": [
+            {
+                "url": registry.kind(kind).url(directory_urls=directory_urls) or "./",
+                "text": labels[f"page_{kind}"].get(language.code),
+            }
+            for kind in SEARCH_HELP_PAGES
+        ],
+    }
     # split_search: a small site-level search index and one shard per game (engine/search_split.py).
     # offline: a web app manifest and a service worker for reading offline (engine/offline.py).
     plugin_options = {

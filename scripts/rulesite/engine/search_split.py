@@ -245,28 +245,38 @@ class SynonymFinder:
         return doc
 
     def with_stems(self, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The glossary page's section of each game (``glossary/#<slug>``) with, as
-        ``sections``, each of the game's Chinese glossary words of 3+ characters less its last
-        character (a *stem*).
+        """Each game's glossary page (``glossary/<slug>/``, a kind searched by its titles only)
+        with, as ``sections``, each of the game's Chinese glossary words of 3+ characters less
+        its last character (a *stem*).
 
         Why: the theme splits a typed run of Han characters into words of its index, looking
         only at pieces shorter than the whole run (``segment`` in Material's search), so a typed
         glossary word is searched as its longest shorter piece in the index (黄金时代 as 黄金
         and 时), each as a prefix. With the stem somewhere in the index, the piece is the stem,
         whose prefix search finds the word (黄金时代 as 黄金时*). Once per game is enough, and
-        the glossary's section of the game is a fair (if faint) result for its terms.
+        the game's glossary page is a fair (if faint) result for its terms.
         Two-character words cannot be helped this way: their one-character stem would split
         every other word."""
         result = []
         for doc in docs:
-            page, _, anchor = doc["location"].partition("#")
-            stems = self._stems.get(anchor) if _titles_only(page) else None
+            stems = self._stems.get(_glossary_of(doc["location"]) or "")
             if stems:
                 # Each stem as it is: the theme's segmentation looks for the exact piece.
                 words = dict.fromkeys([*doc.get(SECTIONS, "").split(), *stems.values()])
                 doc = {**doc, SECTIONS: " ".join(words)}
             result.append(doc)
         return result
+
+
+def _glossary_of(location: str) -> str | None:
+    """The game whose glossary page is at ``location`` (the page itself, not an anchor in it):
+    a game kind outside the game's folder searched by its titles only."""
+    if "#" in location:
+        return None
+    found = registry.kind_of_url(location)
+    if found is None or not found[0].per_game or found[0].search is not registry.Search.TITLES:
+        return None
+    return found[1]
 
 
 def without_text_words(doc: dict[str, Any], tokens: Tokenizer) -> dict[str, Any]:

@@ -19,7 +19,7 @@ GAME_FOLDER = "games/{slug}/"
 """Where every page of one game lives (under a language's root): the game's own folder, so a
 URL names its game and a game's pages can be rebuilt, stored and searched together."""
 SLUG = "{slug}"
-"""The placeholder a game kind's paths take for the game's slug."""
+"""The placeholder a game kind's paths take for the game's slug (a topic kind's: the topic's id)."""
 _SLUG_PATTERN = "(?P<slug>[a-z0-9-]+)"
 """A slug as data/ allows it (lowercase letters, digits, hyphens)."""
 
@@ -29,6 +29,7 @@ class Scope(Enum):
 
     SITE = "one per language"
     GAME = "one per game and language (where the game has it)"
+    TOPIC = "one per topic and language (where some ruling is tagged with it)"
 
 
 class Writer(Enum):
@@ -79,7 +80,7 @@ class PageKind:
     """Its template under ``templates/pages/`` (``writer`` TEMPLATE only)."""
     context: Callable[..., dict[str, Any]] | None = None
     """What its template is given besides what every page is given: ``(catalog, lang)`` for a
-    site page, ``(game, lang)`` for a game's."""
+    site page, ``(game, lang)`` for a game's, ``(catalog, topic_id, lang)`` for a topic's."""
     nav: bool = False
     """Listed in the site navigation (in :data:`KINDS` order); a game's pages are not: MkDocs
     puts the whole navigation into every page."""

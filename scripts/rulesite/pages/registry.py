@@ -58,6 +58,10 @@ def _has_calculators(game: Game) -> bool:
     return bool(game.scoring)
 
 
+def _has_glossary(game: Game) -> bool:
+    return bool(game.glossary)
+
+
 def _game(name: str, file: str, **declared: Any) -> PageKind:
     """A game page rendered from ``<name>.md.j2`` into ``games/<slug>/<file>``."""
     return PageKind(
@@ -106,6 +110,16 @@ KINDS: tuple[PageKind, ...] = (
         doc="the games index: a table of every game with filters and sorting",
     ),
     PageKind(
+        name="games-rows",
+        scope=Scope.SITE,
+        writer=Writer.TEMPLATE,
+        source="games/rows.json",
+        template="games_rows.json.j2",
+        context=indexes.games_rows,
+        inputs=(CARDS, SITE),
+        doc="what the games index's script builds each row from, beyond indexes.TABLE_ROWS games",
+    ),
+    PageKind(
         name="glossary",
         scope=Scope.SITE,
         writer=Writer.TEMPLATE,
@@ -117,7 +131,7 @@ KINDS: tuple[PageKind, ...] = (
         offline=True,
         sitemap=True,
         inputs=(GLOSSARIES, SITE),
-        doc="every game's glossary, game by game",
+        doc="the glossary's index: every game that has terms, linking to its glossary page",
     ),
     PageKind(
         name="topics",
@@ -131,7 +145,39 @@ KINDS: tuple[PageKind, ...] = (
         offline=True,
         sitemap=True,
         inputs=(RULINGS, SITE),
-        doc="every ruling across games, by topic",
+        doc="the topic index: every topic that tags a ruling, linking to its page",
+    ),
+    PageKind(
+        name="glossary-game",
+        scope=Scope.GAME,
+        writer=Writer.TEMPLATE,
+        source="glossary/{slug}.md",
+        template="glossary_game.md.j2",
+        context=game_pages.context,
+        # Titles only: each term is in the game's shard already (the rules page's glossary),
+        # so a second copy would list every term twice.
+        search=Search.TITLES,
+        # Saved with the game's pages once the reader opens the game (engine/offline.py).
+        offline=True,
+        sitemap=True,
+        exists=_has_glossary,
+        inputs=(GAME, SITE),
+        doc="one game's glossary: its terms, with a jump list (only a game that has terms)",
+    ),
+    PageKind(
+        name="topic",
+        scope=Scope.TOPIC,
+        writer=Writer.TEMPLATE,
+        source="topics/{slug}.md",
+        template="topic.md.j2",
+        context=indexes.topic,
+        # Not searched (its front matter excludes it): its text is every game's FAQ questions,
+        # each a result of its own, and its title ("Player count: every ruling") would come
+        # before the rulings for any query naming the topic. The topic index is searched.
+        search=Search.NONE,
+        sitemap=True,
+        inputs=(RULINGS, SITE),
+        doc="one topic's rulings across games, game by game (only a topic that tags some)",
     ),
     PageKind(
         name="history",
@@ -256,8 +302,21 @@ def nav_sources() -> list[str]:
 
 
 def not_in_nav() -> str:
-    """MkDocs' ``not_in_nav``: every game's pages (linked by their tabs, not the navigation)."""
-    return "/" + GAME_FOLDER.replace(SLUG, "*") + "\n"
+    """MkDocs' ``not_in_nav``: every game's pages (linked by their tabs, not the navigation),
+    and the pages of each game's glossary and each topic (linked from their index pages)."""
+    folders = [GAME_FOLDER.replace(SLUG, "*")]
+    for kind_ in KINDS:
+        markdown = (kind_.source or "").endswith(".md")
+        if kind_.scope is not Scope.SITE and markdown and not kind_.nav:
+            pattern = kind_.source.replace(SLUG, "*")
+            if not any(pattern.startswith(folder) for folder in folders):
+                folders.append(pattern)
+    return "".join(f"/{folder}\n" for folder in folders)
+
+
+def topic_kinds() -> tuple[PageKind, ...]:
+    """The kinds rendered once per topic that tags some ruling."""
+    return rendered_kinds(Scope.TOPIC)
 
 
 def language_folder(language: Language) -> str:

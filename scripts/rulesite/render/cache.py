@@ -35,6 +35,7 @@ import jinja2
 from rulesite.catalog import Catalog
 from rulesite.model import Game
 from rulesite.pages import registry
+from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
 from rulesite.render.renderer import Renderer, make_environment
 
@@ -125,6 +126,7 @@ def render_cached(
             key = f"{inputs.key(kind.inputs)};{common}"
             make = lambda k=kind, lang=lang: renderer.site_page(k, lang)  # noqa: E731
             pages[path] = cache.get("site-page", path, key, make)
+        pages.update(_topic_pages(renderer, lang, inputs, common, cache, site_digest))
     for game in catalog.games:
         file_digest = catalog.digests.get(game.slug)
         if file_digest is None or site_digest is None:
@@ -166,6 +168,27 @@ class InputDigests:
                 data = self._catalog.digests.get(game.slug, "").encode("ascii")
             digest.update(b"%d\0" % len(data) + data)
         return digest.hexdigest()
+
+
+def _topic_pages(
+    renderer: Renderer,
+    lang: str,
+    inputs: InputDigests,
+    common: str,
+    cache: ContentCache,
+    site_digest: str | None,
+) -> dict[str, str]:
+    """Each topic's pages, keyed like a page across games (on the inputs its kind declares)."""
+    if site_digest is None:  # a catalog made some other way: nothing to key on
+        return renderer.topic_pages(lang)
+    pages: dict[str, str] = {}
+    for kind in registry.topic_kinds():
+        key = f"{inputs.key(kind.inputs)};{common}"
+        for topic_id in topic_pages(renderer.catalog):
+            path = f"{lang}/{kind.source_path(topic_id)}"
+            make = lambda k=kind, t=topic_id: renderer.topic_page(k, t, lang)  # noqa: E731
+            pages[path] = cache.get("site-page", path, key, make)
+    return pages
 
 
 def _game_pages(renderer: Renderer, game: Game) -> dict[str, str]:

@@ -23,6 +23,7 @@ from rulesite.check.provenance import Freshness
 from rulesite.errors import BuildError
 from rulesite.model import Game, IntRange, Language, SiteData
 from rulesite.pages import registry
+from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
 from rulesite.render.qr import qr_svg
 from rulesite.render.score_pad import pad_rows
@@ -152,6 +153,7 @@ class Renderer:
         result: dict[str, str] = {}
         for lang in self.catalog.site.codes:
             result.update(self.site_pages(lang))
+            result.update(self.topic_pages(lang))
             for game in self.catalog.games:
                 result.update(self.game_pages(game, lang))
         return result
@@ -167,6 +169,19 @@ class Renderer:
         """One page about every game."""
         assert kind.template is not None and kind.context is not None, kind.name
         return self._render(kind.template, lang, **kind.context(self.catalog, lang))
+
+    def topic_pages(self, lang: str) -> dict[str, str]:
+        """One page per topic that tags some ruling, of each kind the registry lists."""
+        return {
+            f"{lang}/{kind.source_path(topic_id)}": self.topic_page(kind, topic_id, lang)
+            for kind in registry.topic_kinds()
+            for topic_id in topic_pages(self.catalog)
+        }
+
+    def topic_page(self, kind: registry.PageKind, topic_id: str, lang: str) -> str:
+        """One topic's page."""
+        assert kind.template is not None and kind.context is not None, kind.name
+        return self._render(kind.template, lang, **kind.context(self.catalog, topic_id, lang))
 
     def game_pages(self, game: Game, lang: str) -> dict[str, str]:
         """Every page of one game in one language."""

@@ -57,8 +57,10 @@ def test_build_writes_site_and_content(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p")
     result = rulesite("build", cwd=project)
     assert result.returncode == 0, result.stderr
-    # 8 pages per language: home, games, topics, glossary and the game's four.
-    assert result.stdout.startswith("built site: 1 games, 16 pages")
+    # 14 rendered pages per language: home, the games index and its rows (games/rows.json), the
+    # topic index and the game's three topics, the glossary index and the game's glossary, the
+    # history, and the game's four.
+    assert result.stdout.startswith("built site: 1 games, 28 pages")
     assert (project / "site" / "en" / "games" / "mini-game" / "faq" / "index.html").exists()
     assert (project / "content" / "zh" / "docs" / "games" / "mini-game" / "rules.md").exists()
     assert (project / "content" / "en" / "mkdocs.yml").exists()

@@ -198,6 +198,7 @@ def test_relative_link_in_data_is_refused_naming_file_and_line(tmp_path) -> None
     text = good_game_text().replace(
         "en: Each player takes 5 cards.",
         "en: Each player takes 5 cards (see [tie](faq.md#no-such-ruling)).",
+        1,  # the rule's body, not the player aid's summary of it
     )
     project = Project(make_project(tmp_path / "p", games={"mini-game.yaml": text}))
     with pytest.raises(DataError) as caught:

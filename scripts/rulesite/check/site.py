@@ -48,7 +48,7 @@ def languages_context(languages: list[Language]) -> dict[str, Any]:
 _LANGUAGE_LIST = TypeAdapter(list[Language])
 
 RESERVED_URL_FOLDERS = frozenset(
-    {"api", "assets", "games", "glossary", "images", "search", "topics"}
+    {"api", "assets", "games", "glossary", "history", "images", "search", "topics"}
 )
 """The root language's own folders: a language published under one of them would be moved into
 it, its home page replacing that folder's page, and the root's offline worker would leave the

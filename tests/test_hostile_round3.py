@@ -383,7 +383,9 @@ class TestCharacterReferences:
     def test_references_are_refused_in_every_field_with_file_and_line(self, tmp_path: Path) -> None:
         text = (
             good_game_text()
-            .replace("en: Each player takes 5 cards.", "en: Each player takes 5 cards &#x1b;[2J.", 1)
+            .replace(
+                "en: Each player takes 5 cards.", "en: Each player takes 5 cards &#x1b;[2J.", 1
+            )
             .replace("title: {zh: 准备, en: Setup}", "title: {zh: 准备, en: 'Setup &#x202E;'}")
         )
         project = Project(make_project(tmp_path / "p", {"mini-game.yaml": text}))

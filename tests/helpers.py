@@ -43,6 +43,14 @@ GAME_SCHEMA_LINE = "# yaml-language-server: $schema=../schema/game.schema.json"
 """The first line of every file in ``data/games/``."""
 
 
+def copy_project(root: Path, target: Path) -> Path:
+    """A copy of the project at ``root`` without its built site and generated projects: for a
+    test that builds a shared project differently (another address), so that the shared one's
+    content/ stays what its site/ was built from."""
+    shutil.copytree(root, target, ignore=shutil.ignore_patterns("site", "content"))
+    return target
+
+
 def make_project(
     target: Path, games: dict[str, str] | None = None, real_games: bool = False
 ) -> Path:

@@ -41,8 +41,7 @@ def test_a_language_may_not_be_published_in_a_folder_of_the_site(
     site_text = SITE.replace(ENGLISH, ENGLISH.replace("prefix: en", f"prefix: {folder}"))
     assert _site_problems(tmp_path, site_text) == [
         f"languages[1].prefix: URL folder {folder!r} is a folder of the site itself (reserved: "
-        "api, assets, games, glossary, images, search, topics); use the language's code, "
-        "e.g. 'en'"
+        f"{', '.join(sorted(RESERVED_URL_FOLDERS))}); use the language's code, e.g. 'en'"
     ]
 
 

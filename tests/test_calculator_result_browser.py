@@ -327,8 +327,13 @@ def test_panel_stays_in_view_and_clear_of_the_field(phone, site_url, lang: str) 
             break
     assert covered is not None, "the panel covers no field: nothing to check"
     covered.focus()
-    phone.wait_for_timeout(200)
-    box, pane = covered.bounding_box(), panel.bounding_box()
+    # The page scrolls the field clear (smoothly, so it takes a moment under load): wait for it,
+    # up to 5 s, rather than look once.
+    for _ in range(50):
+        box, pane = covered.bounding_box(), panel.bounding_box()
+        if box["y"] + box["height"] <= pane["y"]:
+            break
+        phone.wait_for_timeout(100)
     assert box["y"] + box["height"] <= pane["y"], (box, pane)
     assert pane["y"] + pane["height"] <= PHONE["height"]  # and the panel is still on screen
     covered.press_sequentially("7")

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
+from rulesite.check.terms import lower_case_spelling
 from rulesite.errors import Document, Problem
 from rulesite.model import Game, GlossaryTerm
 
@@ -57,7 +58,7 @@ def _avoided_names(game: Game, owner: dict[tuple[str, str], int], doc: Document)
         for lang, words in term.avoid.items():
             for position, word in enumerate(words):
                 named = owner.get((lang, _normal(word)))
-                if named == index and _lower_case_spelling(word, term.name.get(lang)):
+                if named == index and lower_case_spelling(word, term.name.get(lang)):
                     continue  # the lower-case spelling of its own capitalised name
                 if named is not None:
                     message = (
@@ -68,12 +69,6 @@ def _avoided_names(game: Game, owner: dict[tuple[str, str], int], doc: Document)
                         doc.problem(("glossary", index, "avoid", lang, position), message)
                     )
     return problems
-
-
-def _lower_case_spelling(word: str, name: str) -> bool:
-    """``word`` is all lower case and ``name`` is not: a spelling the pages must not use for a
-    term the rulebook capitalises (``export contract`` for *Export contract*)."""
-    return word == word.lower() != word.upper() and name != name.lower()
 
 
 def _spellings(term: GlossaryTerm) -> Iterator[tuple[tuple[str | int, ...], str, str]]:

@@ -50,8 +50,7 @@ class Variant:
     def lower_case_spelling(self) -> bool:
         """Whether the variant is the lower-case spelling of a capitalised term: matched as
         written."""
-        name = self.term.name.get(self.lang)
-        return self.word == self.word.lower() != self.word.upper() and name != name.lower()
+        return lower_case_spelling(self.word, self.term.name.get(self.lang))
 
     def _own_words(self) -> list[str]:
         words = [self.term.name.get(self.lang), *self.term.aliases.get(self.lang, [])]
@@ -115,3 +114,9 @@ def _texts_in(value: object, path: KeyPath) -> Iterator[tuple[KeyPath, Text]]:
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _texts_in(item, (*path, str(key)))
+
+
+def lower_case_spelling(word: str, name: str) -> bool:
+    """``word`` is all lower case and ``name`` is not: a spelling the pages must not use for a
+    term the rulebook capitalises (``export contract`` for *Export contract*)."""
+    return word == word.lower() != word.upper() and name != name.lower()

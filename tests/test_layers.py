@@ -105,6 +105,19 @@ def test_no_calculator_script_is_over_its_line_limit(path: Path) -> None:
     assert lines <= MAX_CALCULATOR_LINES, f"{path.name}: {lines} lines"
 
 
+ELEMENT_HELPERS = "calculator-state.js"
+"""The one script that makes HTML elements for the calculator's views (window.RulesiteSheet.el)."""
+
+
+@pytest.mark.parametrize("path", CALCULATOR_SCRIPTS, ids=lambda p: p.name)
+def test_calculator_scripts_make_elements_through_one_helper(path: Path) -> None:
+    # One el(): attributes and textContent set in one place, not copied into each view.
+    text = path.read_text("utf-8")
+    if path.name != ELEMENT_HELPERS:
+        assert "createElement(" not in text, f"{path.name}: use window.RulesiteSheet.el"
+        assert "function el(" not in text, f"{path.name}: use window.RulesiteSheet.el"
+
+
 def test_the_layer_test_sees_an_upward_import() -> None:
     # The check itself must be able to fail: a record that imported the catalog would be caught.
     assert level(stage("rulesite.catalog")) > level(stage("rulesite.model.game"))

@@ -8,10 +8,11 @@
   "use strict";
 
   var SVG = "http://www.w3.org/2000/svg", COLOURS = 8, BAR_HEIGHT = 28;
-  var fill = window.RulesiteSheet.fill;
+  var fill = window.RulesiteSheet.fill, el = window.RulesiteSheet.el;
 
-  function node(ns, tag, attrs, text) {
-    var n = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
+  // The SVG twin of the sheet's el(): same attributes and textContent, in the SVG namespace.
+  function svgNode(tag, attrs, text) {
+    var n = document.createElementNS(SVG, tag);
     Object.keys(attrs || {}).forEach(function (k) { n.setAttribute(k, attrs[k]); });
     if (text !== undefined) n.textContent = text;
     return n;
@@ -34,10 +35,10 @@
 
   function Chart(data) {
     this.ui = data.ui;
-    this.node = node(null, "figure", { "class": "rs-calc__chart" });
-    this.node.appendChild(node(null, "figcaption", {}, this.ui.chart_title));
-    this.legend = node(null, "ul", { "class": "rs-calc__legend" });
-    this.bars = node(null, "div", { "class": "rs-calc__bars" });
+    this.node = el("figure", { "class": "rs-calc__chart" });
+    this.node.appendChild(el("figcaption", {}, this.ui.chart_title));
+    this.legend = el("ul", { "class": "rs-calc__legend" });
+    this.bars = el("div", { "class": "rs-calc__bars" });
     this.node.appendChild(this.legend);
     this.node.appendChild(this.bars);
     this.node.hidden = true;
@@ -61,8 +62,8 @@
     all.forEach(function (s) { s.forEach(function (x) { used[x.id] = true; }); });
     lines.forEach(function (line, k) {
       if (!used[line.id]) return;
-      var item = node(null, "li", { "data-legend": line.id });
-      item.appendChild(node(null, "span", { "class": "rs-calc__swatch rs-calc__c" + (k % COLOURS), "aria-hidden": "true" }));
+      var item = el("li", { "data-legend": line.id });
+      item.appendChild(el("span", { "class": "rs-calc__swatch rs-calc__c" + (k % COLOURS), "aria-hidden": "true" }));
       item.appendChild(document.createTextNode(line.label));
       self.legend.appendChild(item);
     });
@@ -73,13 +74,13 @@
 
   Chart.prototype.bar = function (player, index, segments, plus, minus, width) {
     var ui = this.ui, span = plus + minus, zero = minus / span;
-    var row = node(null, "div", { "class": "rs-calc__bar", "data-bar": String(index) });
-    var head = node(null, "p", { "class": "rs-calc__bar-head" });
-    head.appendChild(node(null, "span", { "class": "rs-calc__bar-name" }, player.name));
-    head.appendChild(node(null, "span", { "class": "rs-calc__bar-total", "data-bar-total": String(index) }, String(player.total)));
+    var row = el("div", { "class": "rs-calc__bar", "data-bar": String(index) });
+    var head = el("p", { "class": "rs-calc__bar-head" });
+    head.appendChild(el("span", { "class": "rs-calc__bar-name" }, player.name));
+    head.appendChild(el("span", { "class": "rs-calc__bar-total", "data-bar-total": String(index) }, String(player.total)));
     row.appendChild(head);
     var parts = segments.map(function (s) { return fill(ui.chart_part, { line: s.label, value: s.value }); });
-    var svg = node(SVG, "svg", {
+    var svg = svgNode("svg", {
       width: "100%", height: String(BAR_HEIGHT), role: "img", focusable: "false",
       "aria-label": fill(ui.chart_player, { player: player.name, parts: parts.join(ui.list_join), total: player.total })
     });
@@ -89,19 +90,19 @@
       if (s.value > 0) { x = right; right += share; } else { left -= share; x = left; }
       svg.appendChild(segment(s, x, share, width));
     });
-    if (minus > 0) svg.appendChild(node(SVG, "line", { "class": "rs-calc__zero", x1: pct(zero), x2: pct(zero), y1: "0", y2: String(BAR_HEIGHT) }));
+    if (minus > 0) svg.appendChild(svgNode("line", { "class": "rs-calc__zero", x1: pct(zero), x2: pct(zero), y1: "0", y2: String(BAR_HEIGHT) }));
     row.appendChild(svg);
     return row;
   };
 
   // A segment, its tooltip, and its number written in it where the number fits.
   function segment(s, x, share, width) {
-    var g = node(SVG, "g", { "class": "rs-calc__seg", "data-term": s.id, "data-value": String(s.value) });
-    var rect = node(SVG, "rect", { x: pct(x), y: "0", width: pct(share), height: String(BAR_HEIGHT), "class": "rs-calc__c" + s.colour });
-    rect.appendChild(node(SVG, "title", {}, s.label + ": " + s.value));
+    var g = svgNode("g", { "class": "rs-calc__seg", "data-term": s.id, "data-value": String(s.value) });
+    var rect = svgNode("rect", { x: pct(x), y: "0", width: pct(share), height: String(BAR_HEIGHT), "class": "rs-calc__c" + s.colour });
+    rect.appendChild(svgNode("title", {}, s.label + ": " + s.value));
     g.appendChild(rect);
     if (share * width >= String(s.value).length * 8 + 8) {
-      g.appendChild(node(SVG, "text", {
+      g.appendChild(svgNode("text", {
         x: pct(x + share / 2), y: String(BAR_HEIGHT / 2), "text-anchor": "middle",
         "dominant-baseline": "central", "class": "rs-calc__t" + s.colour, "aria-hidden": "true"
       }, String(s.value)));

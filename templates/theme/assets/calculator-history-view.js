@@ -10,23 +10,11 @@
   var store = window.RulesiteHistory;
   var NAMES_LIST = "rs-hist-names";
 
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (m, key) {
-      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : m;
-    });
-  }
+  var sheets = window.RulesiteSheet, fill = sheets.fill, el = sheets.el;
 
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
+  // Every game-night button is a Material button named by what it does (data-hist).
   function button(action, text, onClick) {
-    var node = el("button", { type: "button", "class": "md-button", "data-hist": action }, text);
-    node.addEventListener("click", onClick);
-    return node;
+    return sheets.button({ type: "button", "class": "md-button", "data-hist": action }, text, onClick);
   }
 
   // A table with a header row; each row is a list of cells (text, or a node to put in).

@@ -6,13 +6,7 @@
 (function () {
   "use strict";
 
-  function button(attrs, text, onClick) {
-    var node = document.createElement("button");
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    node.textContent = text;
-    node.addEventListener("click", onClick);
-    return node;
-  }
+  var button = window.RulesiteSheet.button;
 
   // On a score page the content a keyboard reader skips to is the sheet: the theme's "Skip to
   // content" link is pointed at the first calculator's table, one Tab from its first cell.

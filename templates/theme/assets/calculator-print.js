@@ -10,12 +10,7 @@
 (function () {
   "use strict";
 
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var el = window.RulesiteSheet.el;
 
   function row(head, cells, attrs) {
     var tr = el("tr", attrs);

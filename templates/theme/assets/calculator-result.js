@@ -6,15 +6,8 @@
 (function () {
   "use strict";
 
-  var fill = window.RulesiteSheet.fill;
+  var fill = window.RulesiteSheet.fill, el = window.RulesiteSheet.el;
   var has = function (object, key) { return Object.prototype.hasOwnProperty.call(object, key); };
-
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   // A label whose placeholders become spans (the rank, the name, the total each get a class), so
   // the wording stays the editor's while its parts can be styled.

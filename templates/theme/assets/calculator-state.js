@@ -1,4 +1,5 @@
-// rulesite scoring calculator, the sheet: its data and nothing of the page. Plain JS, no DOM.
+// rulesite scoring calculator, the sheet: its data and nothing of the page. Plain JS; the sheet
+// touches no DOM (it only lends the views their element helpers, el and button).
 //
 // A sheet is what a reader has typed: the number of players, names, the cells' text and the
 // settings; it is saved in localStorage, travels in share links, loads worked examples, and is
@@ -21,6 +22,22 @@
     return template.replace(/\{(\w+)\}/g, function (m, key) {
       return has(values, key) ? String(values[key]) : m;
     });
+  }
+
+  // The views' one way to make an element (calculator.js and its table, result panel, print copy
+  // and game nights): attributes one by one, text only ever as textContent, never as HTML. The
+  // sheet itself makes no element; these live here because every view script loads after it.
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function button(attrs, text, onClick) {
+    var node = el("button", attrs, text);
+    node.addEventListener("click", onClick);
+    return node;
   }
 
   // A name is shown beside the results: the characters data texts may not hold (controls, line
@@ -319,5 +336,5 @@
     return text;
   };
 
-  root.RulesiteSheet = { Sheet: Sheet, fill: fill, cleanName: cleanName, MAX_NAME: MAX_NAME };
+  root.RulesiteSheet = { Sheet: Sheet, fill: fill, cleanName: cleanName, MAX_NAME: MAX_NAME, el: el, button: button };
 })(window);

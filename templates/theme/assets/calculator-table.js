@@ -6,20 +6,8 @@
   "use strict";
 
   var engine = window.RulesiteScore, sheets = window.RulesiteSheet, fill = sheets.fill;
+  var el = sheets.el, button = sheets.button;
   var parts = {};
-
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function button(attrs, text, onClick) {
-    var node = el("button", attrs, text);
-    node.addEventListener("click", onClick);
-    return node;
-  }
 
   // While a name is being typed, its field takes the whole line if the name is longer than it.
   function widen(item, name) {

@@ -11,20 +11,8 @@
   "use strict";
 
   var engine = window.RulesiteScore, sheets = window.RulesiteSheet, fill = sheets.fill;
+  var el = sheets.el, button = sheets.button;
   var results = window.RulesiteResult, breakdown = window.RulesiteBreakdown;
-
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function button(attrs, text, onClick) {
-    var node = el("button", attrs, text);
-    node.addEventListener("click", onClick);
-    return node;
-  }
 
   function Calculator(root, data) {
     this.root = root;

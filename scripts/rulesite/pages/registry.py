@@ -80,32 +80,36 @@ def _game(name: str, file: str, **declared: Any) -> PageKind:
     )
 
 
-KINDS: tuple[PageKind, ...] = (
-    PageKind(
-        name="home",
+def _site(name: str, source: str, search: Search = Search.SITE, **declared: Any) -> PageKind:
+    """A page of the site navigation rendered from ``<name>.md.j2`` into ``source``, saved for
+    offline reading and listed in the sitemap; searched as the site-level index unless
+    ``search`` says otherwise."""
+    return PageKind(
+        name=name,
         scope=Scope.SITE,
         writer=Writer.TEMPLATE,
-        source="index.md",
-        template="home.md.j2",
-        context=indexes.home,
+        source=source,
+        template=f"{name}.md.j2",
         nav=True,
-        search=Search.SITE,
+        search=search,
         offline=True,
         sitemap=True,
+        **declared,
+    )
+
+
+KINDS: tuple[PageKind, ...] = (
+    _site(
+        "home",
+        "index.md",
+        context=indexes.home,
         inputs=(CARDS, SITE),
         doc="the home page: every game with its card's essentials",
     ),
-    PageKind(
-        name="games",
-        scope=Scope.SITE,
-        writer=Writer.TEMPLATE,
-        source="games/index.md",
-        template="games.md.j2",
+    _site(
+        "games",
+        "games/index.md",
         context=indexes.games_index,
-        nav=True,
-        search=Search.SITE,
-        offline=True,
-        sitemap=True,
         inputs=(CARDS, SITE),
         doc="the games index: a table of every game with filters and sorting",
     ),
@@ -119,31 +123,18 @@ KINDS: tuple[PageKind, ...] = (
         inputs=(CARDS, SITE),
         doc="what the games index's script builds each row from, beyond indexes.TABLE_ROWS games",
     ),
-    PageKind(
-        name="glossary",
-        scope=Scope.SITE,
-        writer=Writer.TEMPLATE,
-        source="glossary/index.md",
-        template="glossary.md.j2",
-        context=indexes.glossary,
-        nav=True,
+    _site(
+        "glossary",
+        "glossary/index.md",
         search=Search.TITLES,
-        offline=True,
-        sitemap=True,
+        context=indexes.glossary,
         inputs=(GLOSSARIES, SITE),
         doc="the glossary's index: every game that has terms, linking to its glossary page",
     ),
-    PageKind(
-        name="topics",
-        scope=Scope.SITE,
-        writer=Writer.TEMPLATE,
-        source="topics/index.md",
-        template="topics.md.j2",
+    _site(
+        "topics",
+        "topics/index.md",
         context=indexes.topics,
-        nav=True,
-        search=Search.SITE,
-        offline=True,
-        sitemap=True,
         inputs=(RULINGS, SITE),
         doc="the topic index: every topic that tags a ruling, linking to its page",
     ),
@@ -179,19 +170,13 @@ KINDS: tuple[PageKind, ...] = (
         inputs=(RULINGS, SITE),
         doc="one topic's rulings across games, game by game (only a topic that tags some)",
     ),
-    PageKind(
-        name="history",
-        scope=Scope.SITE,
-        writer=Writer.TEMPLATE,
-        source="history/index.md",
-        template="history.md.j2",
+    _site(
+        "history",
+        "history/index.md",
         context=indexes.history,
-        nav=True,
         # MkDocs indexes and maps every page it renders from Markdown: only its title and lead
         # are text here (the plays are read by a script), which is what search finds.
         search=Search.SITE,
-        sitemap=True,
-        offline=True,
         inputs=(CARDS, SITE),
         doc="game nights saved on this device (a script reads them): plays, wins, best scores",
     ),

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from rulesite import markup
 from rulesite.catalog import load_catalog
+from rulesite.check.labels import LABEL_PLACEHOLDERS, SINGULAR
 from rulesite.errors import BuildError
 from rulesite.project import Project
-from rulesite.render.renderer import format_range, join_sentences, render_pages
+from rulesite.render.renderer import Labels, format_range, join_sentences, render_pages
 from tests.golden import GOLDEN, rendered_fixture_pages
 from tests.helpers import good_game_text, make_project
 
@@ -89,3 +91,35 @@ def test_related_lines_are_classed_as_paragraphs() -> None:
     for relative, text in PAGES.items():
         for line in text.splitlines():
             assert not (line.endswith("{: .rs-related }") and line != "{: .rs-related }"), relative
+
+
+# --- Singular labels ----------------------------------------------------------------------------
+
+REAL_SITE = load_catalog(Project(Path(__file__).resolve().parent.parent)).site
+SINGULAR_KEYS = sorted(k for k in LABEL_PLACEHOLDERS if k.endswith(SINGULAR))
+
+
+def test_some_labels_have_a_singular() -> None:
+    assert SINGULAR_KEYS
+
+
+@pytest.mark.parametrize("key", SINGULAR_KEYS)
+def test_a_singular_label_matches_its_plural(key: str) -> None:
+    base = key.removesuffix(SINGULAR)
+    assert LABEL_PLACEHOLDERS[key] == LABEL_PLACEHOLDERS[base] >= {"count"}
+    # Chinese has no plural: the singular twin says the same words.
+    assert REAL_SITE.labels[key].get("zh") == REAL_SITE.labels[base].get("zh")
+
+
+@pytest.mark.parametrize("key", SINGULAR_KEYS)
+def test_a_count_of_one_takes_the_singular(key: str) -> None:
+    base = key.removesuffix(SINGULAR)
+    values = {name: 1 for name in LABEL_PLACEHOLDERS[base]}
+    for lang in ("zh", "en"):
+        t = Labels(REAL_SITE, lang)
+        one = str(t(base, **values))
+        assert one == markup.fill(REAL_SITE.labels[key].get(lang), values)
+        two = {**values, "count": 2}
+        assert str(t(base, **two)) == markup.fill(REAL_SITE.labels[base].get(lang), two)
+    english = Labels(REAL_SITE, "en")
+    assert str(english(base, **values)) != markup.fill(REAL_SITE.labels[base].get("en"), values)

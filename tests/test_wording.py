@@ -96,6 +96,13 @@ def test_no_chinese_enumeration_comma_on_english_pages(site_dir: Path, page: str
     assert "、" not in text, re.findall(r".{0,30}、.{0,30}", text)
 
 
+@pytest.mark.parametrize("page", EN_PAGES)
+def test_a_count_of_one_is_singular_on_english_pages(site_dir: Path, page: str) -> None:
+    # A label's singular twin (check/labels.SINGULAR): never "1 rulings", "1 terms".
+    text = reader_text(site_dir, page)
+    assert not re.findall(r"(?<![\d.,])1 (?:rulings|terms|sections|topics|games)\b", text)
+
+
 @pytest.mark.parametrize("page", ZH_PAGES)
 def test_no_western_space_after_chinese_punctuation(site_dir: Path, page: str) -> None:
     """A space may only stand before the spaced " · " that separates links in a list."""

@@ -4,6 +4,10 @@ Labels live in ``data/site.yaml`` (``labels:``), so they are data: an editor's t
 A label is one line of Markdown in each language with ``{name}`` placeholders, and it may use
 only the placeholders its key lists here (the values the templates supply). Anything else in
 braces is an error at validation, with its file and line, instead of a crash or a leak at build.
+
+A label that counts something (``{count} rulings``) may have a singular twin, the same key with
+``_singular`` after it (``{count} ruling``), which the pages use when the count is one; its
+placeholders are its base's. Chinese, with no plural, gives both the same text.
 """
 
 from __future__ import annotations
@@ -95,6 +99,7 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "setup_yes": frozenset(),
     "setup_no": frozenset(),
     "faq_lead": frozenset({"count"}),
+    "faq_lead_singular": frozenset({"count"}),
     "faq_topics": frozenset(),
     "faq_see_rules": frozenset(),
     "page_score": frozenset(),
@@ -148,7 +153,9 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     # Jump lists, the topic index, the games index's filters, the ¶ share links
     "jump_label": frozenset(),
     "jump_sections": frozenset({"count"}),
+    "jump_sections_singular": frozenset({"count"}),
     "jump_questions": frozenset({"count"}),
+    "jump_questions_singular": frozenset({"count"}),
     "jump_topics": frozenset({"count"}),
     "page_topics": frozenset(),
     "topics_intro": frozenset({"count", "rulings"}),
@@ -302,13 +309,20 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     # Each game's glossary page, each topic's page, the games index, search's empty state
     "glossary_game_title": frozenset({"title"}),
     "glossary_game_intro": frozenset({"count"}),
+    "glossary_game_intro_singular": frozenset({"count"}),
     "glossary_index_intro": frozenset({"count", "games"}),
+    "glossary_index_intro_singular": frozenset({"count", "games"}),
     "glossary_game_count": frozenset({"count"}),
+    "glossary_game_count_singular": frozenset({"count"}),
     "jump_terms": frozenset({"count"}),
+    "jump_terms_singular": frozenset({"count"}),
     "topic_title": frozenset({"topic"}),
     "topic_intro": frozenset({"count"}),
+    "topic_intro_singular": frozenset({"count"}),
     "topics_index_intro": frozenset({"count", "rulings"}),
+    "topics_index_intro_singular": frozenset({"count", "rulings"}),
     "topic_count": frozenset({"count"}),
+    "topic_count_singular": frozenset({"count"}),
     "home_all_games": frozenset({"count"}),
     "filter_have_minutes": frozenset({"minutes"}),
     "filter_have_hours": frozenset({"hours"}),
@@ -320,6 +334,9 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "sort_locale": frozenset(),
 }
 """Every label key, with the placeholders its text may use."""
+
+SINGULAR = "_singular"
+"""What a label key's singular twin adds to it: used when the label's ``count`` is one."""
 
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 
 from rulesite import markup
 from rulesite.catalog import Catalog
-from rulesite.check.labels import LABEL_PLACEHOLDERS
+from rulesite.check.labels import LABEL_PLACEHOLDERS, SINGULAR
 from rulesite.check.provenance import Freshness
 from rulesite.errors import BuildError
 from rulesite.model import Game, IntRange, Language, SiteData
@@ -45,7 +45,10 @@ class Labels:
         return text.get(self.lang)
 
     def __call__(self, key: str, **values: Any) -> Markup:
-        """The label as a safe inline fragment; ``values`` fill its placeholders."""
+        """The label as a safe inline fragment; ``values`` fill its placeholders. A count of
+        one takes the label's singular twin, ``<key>_singular``, where it has one ("1 ruling")."""
+        if values.get("count") == 1 and f"{key}{SINGULAR}" in LABEL_PLACEHOLDERS:
+            key = f"{key}{SINGULAR}"
         text = self.raw(key)
         expected = LABEL_PLACEHOLDERS[key]
         if set(values) != expected:

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from rulesite.catalog import Catalog, load_catalog
+from rulesite.check.fields import RESERVED_PAGE_NAMES
 from rulesite.engine.projects import language_config
 from rulesite.model import Game
 from rulesite.pages import indexes, registry
+from rulesite.pages.kind import path_pattern
 from rulesite.pages.registry import KINDS, Scope, Search, Writer
 from rulesite.project import Project
 from rulesite.render.renderer import Renderer, render_pages
@@ -240,3 +242,19 @@ def test_a_topic_with_more_rulings_than_a_page_lists_is_split_into_parts(
                 f"{g.slug}/faq.md#{r.id}" for g in catalog.games for r in g.faq if topic in r.tags
             ]
             assert sorted(listed) == sorted(expected), (topic, lang)
+
+
+def test_reserved_page_names_are_the_clashes_the_registry_makes() -> None:
+    # A game's or a topic's page whose name is that of a site page's source beside it
+    # (glossary/<slug>.md next to glossary/index.md) would replace that page: exactly those
+    # names are refused at validation (check/fields.RESERVED_PAGE_NAMES).
+    site_sources = [k.source for k in KINDS if k.scope is Scope.SITE and k.source]
+    clashes = {
+        found.group("slug")
+        for k in KINDS
+        if k.scope is not Scope.SITE and k.source
+        for source in site_sources
+        if (found := path_pattern(k.source).fullmatch(source))
+    }
+    assert clashes == {"index"}  # the test must see one: glossary/index.md, topics/index.md
+    assert clashes == RESERVED_PAGE_NAMES

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from rulesite.catalog import load_catalog
+from rulesite.check.fields import RESERVED_PAGE_NAMES
 from rulesite.check.stubs import STUB_MARKER
 from rulesite.commands.new import game_stub_text, site_languages
 from rulesite.errors import DataError
@@ -130,6 +131,16 @@ def test_an_invalid_slug_is_refused(tmp_path: Path, slug: str) -> None:
     result = rulesite("new", slug, cwd=project)
     assert result.returncode == 2
     assert "is not a valid slug: use lowercase letters, digits and single hyphens" in result.stderr
+    assert sorted(p.name for p in (project / "data" / "games").iterdir()) == ["mini-game.yaml"]
+
+
+@pytest.mark.parametrize("slug", sorted(RESERVED_PAGE_NAMES))
+def test_a_reserved_slug_is_refused(tmp_path: Path, slug: str) -> None:
+    # glossary/index/ would replace the glossary's index page: validation would refuse the file.
+    project = make_project(tmp_path / "p")
+    result = rulesite("new", slug, cwd=project)
+    assert result.returncode == 2
+    assert f"{slug!r} is kept for the site's own pages" in result.stderr
     assert sorted(p.name for p in (project / "data" / "games").iterdir()) == ["mini-game.yaml"]
 
 

@@ -170,6 +170,25 @@ def _is_number(text: str) -> bool:
     return re.fullmatch(r"[-+]?[0-9]+(?:\.[0-9]+)?", text.strip()) is not None
 
 
+RESERVED_PAGE_NAMES = frozenset({"index"})
+"""Names no game slug or topic id may take: a game's glossary page (``glossary/<slug>.md``) and a
+topic's page (``topics/<id>.md``) sit beside their index pages (``glossary/index.md``,
+``topics/index.md``), which a page called ``index`` would replace. tests/test_pages.py derives
+the list from the page registry, so a new kind that adds a clash fails there."""
+
+
+def reserved_page_name(doc: Document, path: KeyPath, name: str, what: str) -> list[Problem]:
+    """``name`` (a slug, a topic id) at ``path`` is one :data:`RESERVED_PAGE_NAMES` names."""
+    if name not in RESERVED_PAGE_NAMES:
+        return []
+    reserved = ", ".join(sorted(RESERVED_PAGE_NAMES))
+    message = (
+        f"{what} {name!r} is kept for the site's own pages (reserved: {reserved}): its page "
+        "would replace an index page; choose another"
+    )
+    return [doc.problem(path, message)]
+
+
 def duplicate_ids(doc: Document, key: str, ids: list[str], what: str) -> list[Problem]:
     counts = Counter(ids)
     seen: set[str] = set()

@@ -11,7 +11,12 @@ from pydantic import BaseModel
 
 from rulesite import markup
 from rulesite.check.aid import check_aid
-from rulesite.check.fields import duplicate_ids, unknown_id, unknown_reference
+from rulesite.check.fields import (
+    duplicate_ids,
+    reserved_page_name,
+    unknown_id,
+    unknown_reference,
+)
 from rulesite.check.glossary import check_glossary
 from rulesite.check.provenance import check_provenance
 from rulesite.errors import Document, KeyPath, Problem
@@ -44,6 +49,7 @@ def check_game(
     (so that on a partial game one that meets a refused part is skipped, not the rest)."""
     checks: list[Callable[[], list[Problem]]] = [
         lambda: _slug_is_file_name(game, doc, stem),
+        lambda: reserved_page_name(doc, ("slug",), game.slug, "slug"),
         lambda: duplicate_ids(doc, "rules", [r.id for r in game.rules], "rule section id"),
         lambda: duplicate_ids(doc, "faq", [r.id for r in game.faq], "ruling id"),
         lambda: _ruling_aliases(game, doc),

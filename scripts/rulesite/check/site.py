@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from rulesite.check.fields import duplicate_ids
+from rulesite.check.fields import duplicate_ids, reserved_page_name
 from rulesite.check.game import check_text_links
 from rulesite.check.labels import check_labels
 from rulesite.errors import Document, Problem
@@ -23,6 +23,11 @@ def check_site(site: SiteData, doc: Document) -> list[Problem]:
     return (
         duplicate_ids(doc, "mechanics", [m.id for m in site.mechanics], "mechanic id")
         + duplicate_ids(doc, "topics", [t.id for t in site.topics], "topic id")
+        + [
+            problem
+            for index, topic in enumerate(site.topics)
+            for problem in reserved_page_name(doc, ("topics", index, "id"), topic.id, "topic id")
+        ]
         + check_languages(site, doc)
         + check_labels(site.labels, doc, site.codes)
         + check_text_links(site, doc)

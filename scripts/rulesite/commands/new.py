@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from rulesite.catalog import load_site
+from rulesite.check.fields import RESERVED_PAGE_NAMES
 from rulesite.check.stubs import STUB_MARKER
 from rulesite.errors import UsageError
 from rulesite.model import Game, Text
@@ -49,6 +50,11 @@ def new_game(project: Project, slug: str) -> Path:
         raise UsageError(
             f"{printable(slug)!r} is not a valid slug: use lowercase letters, digits and single "
             f"hyphens (at most {_MAX_SLUG} characters), e.g. clans-of-caledonia"
+        )
+    if slug in RESERVED_PAGE_NAMES:
+        reserved = ", ".join(sorted(RESERVED_PAGE_NAMES))
+        raise UsageError(
+            f"{slug!r} is kept for the site's own pages (reserved: {reserved}): choose another slug"
         )
     path = project.games_dir / f"{slug}.yaml"
     shown = project.display(path)

@@ -168,6 +168,30 @@ def test_the_sheets_own_reset_can_be_undone(phone, site_url) -> None:
     assert cells.evaluate_all("n => n.map(i => i.value)") == before
 
 
+@pytest.mark.parametrize("clear", ["new-game", "reset"])
+def test_loading_an_example_after_a_clear_drops_the_undo(phone, site_url, clear) -> None:
+    # The example replaces the sheet: undoing the clear now would throw the example away.
+    calc_id = sorted(CALCS)[0]
+    phone.goto(score_url(site_url, "en", calc_id))
+    example = phone.locator(f".rs-calc__examples[data-calculator='{calc_id}'] button").first
+    example.click()
+    if clear == "new-game":
+        phone.locator(f"{hist_sel(calc_id)} [data-hist='new-game']").click()
+    else:
+        phone.locator(f"{calc_sel(calc_id)} [data-action='reset']").click()
+    undo = phone.locator(f"{hist_sel(calc_id)} [data-hist='undo']")
+    assert undo.is_visible()
+    example.click()
+    cells = phone.locator(f"{calc_sel(calc_id)} .rs-calc__input")
+    loaded = cells.evaluate_all("n => n.map(i => i.value)")
+    assert set(loaded) != {""}
+    assert not undo.is_visible()
+    assert phone.locator(f"{hist_sel(calc_id)} .rs-hist__note").text_content() == ""
+    # Undo stays gone: nothing brings the cleared sheet's numbers back over the example.
+    phone.evaluate(f"document.querySelector(\"{hist_sel(calc_id)} [data-hist='undo']\").click()")
+    assert cells.evaluate_all("n => n.map(i => i.value)") == loaded
+
+
 def test_names_typed_before_are_offered_and_shown_as_text(phone, site_url) -> None:
     calc_id = sorted(CALCS)[0]
     phone.goto(score_url(site_url, "en", calc_id))

@@ -111,10 +111,15 @@
     this.box.insertBefore(this.list, first);
   };
 
-  // Typing again after a clear makes the undo stale; the sheet's own Reset is undoable too.
+  // Typing again after a clear makes the undo stale, and so does a sheet loaded whole (an
+  // example, a share link: its note goes too); the sheet's own Reset is undoable.
   GameNights.prototype.watch = function () {
     var self = this, root = this.calc.root, before = null;
     root.addEventListener("input", function () { self.dropUndo(); });
+    root.addEventListener(window.RulesiteCalculator.REPLACED, function () {
+      if (self.undo) message(self.note, "");
+      self.dropUndo();
+    });
     root.addEventListener("click", function (e) {
       before = e.target.closest && e.target.closest('[data-action="reset"]') ? JSON.stringify(self.calc.sheet.state) : null;
     }, true);

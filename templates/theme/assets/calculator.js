@@ -13,6 +13,7 @@
   var engine = window.RulesiteScore, sheets = window.RulesiteSheet, fill = sheets.fill;
   var el = sheets.el, button = sheets.button;
   var results = window.RulesiteResult, breakdown = window.RulesiteBreakdown;
+  var REPLACED = "rulesite:sheet-replaced";
 
   function Calculator(root, data) {
     this.root = root;
@@ -137,6 +138,7 @@
     this.syncInputs();
     this.showSharedBar();
     this.update();
+    this.replaced();
   };
 
   Calculator.prototype.showSharedBar = function () { this.sharedBar.hidden = !this.sheet.shared; };
@@ -192,7 +194,14 @@
     this.sheet.state = this.sheet.exampleState(example);
     this.syncInputs();
     this.update();
+    this.replaced();
     return true;
+  };
+
+  // The whole sheet was replaced without typing (an example, a share link): whatever offered to
+  // bring an earlier sheet back (the game nights' undo) would now throw this one away.
+  Calculator.prototype.replaced = function () {
+    this.root.dispatchEvent(new CustomEvent(REPLACED));
   };
 
   // ---- Showing the sheet ----------------------------------------------------------------------
@@ -311,5 +320,6 @@
     Object.keys(this.termCells).forEach(function (id) { self.termCells[id].forEach(function (c) { c.textContent = ""; }); });
   };
 
+  Calculator.REPLACED = REPLACED;
   window.RulesiteCalculator = Calculator;
 })();

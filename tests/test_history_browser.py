@@ -192,6 +192,28 @@ def test_loading_an_example_after_a_clear_drops_the_undo(phone, site_url, clear)
     assert cells.evaluate_all("n => n.map(i => i.value)") == loaded
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_history_table_scrolls_in_a_named_box_a_keyboard_reaches(
+    phone, site_url, lang
+) -> None:
+    # A table wider than a phone scrolls sideways in its box (axe: scrollable-region-focusable).
+    calc_id = sorted(CALCS)[0]
+    finish_example(phone, site_url, lang, calc_id)
+    pages = {hist_sel(calc_id): score_url(site_url, lang, calc_id)}
+    pages[".rs-history"] = site_url + LANGS[lang] + HISTORY
+    for where, url in pages.items():
+        phone.goto(url)
+        boxes = phone.locator(f"{where} .rs-hist__scroll")
+        boxes.first.wait_for()
+        assert boxes.count() >= 2
+        for box in boxes.all():
+            assert box.get_attribute("tabindex") == "0"
+            assert box.get_attribute("role") == "region"
+            caption = box.locator("caption")
+            name = box.get_attribute("aria-label")
+            assert name and (not caption.count() or name == caption.text_content())
+
+
 def test_names_typed_before_are_offered_and_shown_as_text(phone, site_url) -> None:
     calc_id = sorted(CALCS)[0]
     phone.goto(score_url(site_url, "en", calc_id))

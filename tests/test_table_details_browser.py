@@ -158,3 +158,51 @@ def test_without_a_feedback_address_no_ruling_links_to_one(page, site_url, lang:
         page.goto(site_url + LANGS[lang] + path)
         assert page.locator("article h2[id]").count() >= 1
         assert page.locator(".rs-feedback").count() == 0, path
+
+
+# --- Tables wider than a phone: the box that scrolls is reachable by keyboard and named ---------
+
+SETUP_PAGES = [
+    (f"{prefix}games/{game.slug}/rules/", len(game.setup))
+    for prefix in LANGS.values()
+    for game in CATALOG.games
+    if game.setup
+]
+
+# Every element of the article that scrolls sideways: whether a keyboard reaches it (itself, or
+# something in it) and its accessible name.
+_SCROLLERS = """() => [...document.querySelectorAll("article *")].filter(n => {
+  const x = getComputedStyle(n).overflowX;
+  return (x === "auto" || x === "scroll") && n.scrollWidth > n.clientWidth;
+}).map(n => ({
+  box: n.className,
+  reachable: n.tabIndex >= 0 || !!n.querySelector("a[href], button, input, select, [tabindex]"),
+  name: n.getAttribute("aria-label") || "",
+  role: n.getAttribute("role") || ""
+}))"""
+
+
+@pytest.mark.parametrize("path, tables", SETUP_PAGES)
+def test_a_setup_table_wider_than_a_phone_scrolls_in_a_named_focusable_box(
+    browser, site_url, axe_script, path: str, tables: int
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(site_url + path)
+    boxes = page.locator("article .rs-setup")
+    assert boxes.count() == tables
+    for box in boxes.all():
+        assert box.get_attribute("tabindex") == "0"
+        assert box.get_attribute("role") == "region"
+        assert box.get_attribute("aria-label")
+    for scroller in page.evaluate(_SCROLLERS):
+        assert scroller["reachable"], scroller
+        if "rs-setup" in scroller["box"]:
+            assert scroller["role"] == "region" and scroller["name"], scroller
+    page.add_script_tag(path=str(axe_script))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {runOnly: {type: 'rule', values: "
+        "['scrollable-region-focusable']}})).violations"
+    )
+    assert [[n["target"] for n in v["nodes"]] for v in found] == []
+    context.close()

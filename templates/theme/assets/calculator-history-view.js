@@ -17,8 +17,10 @@
     return sheets.button({ type: "button", "class": "md-button", "data-hist": action }, text, onClick);
   }
 
-  // A table with a header row; each row is a list of cells (text, or a node to put in).
-  function table(caption, headings, rows, className) {
+  // A table with a header row; each row is a list of cells (text, or a node to put in). Its box
+  // scrolls sideways when the table is wider than a phone, so a keyboard can reach it and it is
+  // named (the caption, or the heading above a table without one).
+  function table(caption, headings, rows, className, name) {
     var t = el("table", { "class": "rs-hist__table" + (className ? " " + className : "") });
     if (caption) t.appendChild(el("caption", {}, caption));
     var head = el("tr");
@@ -32,7 +34,7 @@
         if (typeof c === "string") cell.textContent = c; else cell.appendChild(c);
       });
     });
-    var wrap = el("div", { "class": "rs-hist__scroll" });
+    var wrap = el("div", { "class": "rs-hist__scroll", role: "region", tabindex: "0", "aria-label": caption || name });
     wrap.appendChild(t);
     return wrap;
   }
@@ -50,7 +52,7 @@
   function byName(summary, ui, caption) {
     return table(caption, [ui.col_name, ui.col_plays, ui.col_wins, ui.col_best], summary.names.map(function (n) {
       return [n.name, String(n.plays), String(n.wins), String(n.best)];
-    }), "rs-hist__names");
+    }), "rs-hist__names", ui.by_name);
   }
 
   function bestText(summary, ui) {
@@ -313,13 +315,13 @@
     view.appendChild(table("", [ui.col_game, ui.col_plays, ui.col_best], games.map(function (key) {
       var plays = byGame[key], summary = store.summary(plays);
       return [self.title(plays[0]), String(summary.plays), bestText(summary, ui)];
-    }), "rs-hist__games"));
+    }), "rs-hist__games", ui.by_game));
     view.appendChild(el("h2", { id: "by-player" }, ui.by_name));
     view.appendChild(byName(store.summary(now.plays), ui, ""));
     view.appendChild(el("h2", { id: "every-game" }, ui.every_play));
     view.appendChild(table("", [ui.col_date, ui.col_game, ui.col_result, ui.col_winner], newestFirst(now.plays).map(function (p) {
       return [p.date, self.title(p), scores(p), winnerText(p, ui)];
-    }), "rs-hist__plays"));
+    }), "rs-hist__plays", ui.every_play));
   };
 
   // A game's name, linked to its score page where the site still has it; with the calculator's

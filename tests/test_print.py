@@ -74,6 +74,8 @@ def test_a_filled_in_calculator_prints_its_sheet_not_its_controls(
     page.emulate_media(media="print")
     assert set(displays(page, ".rs-calc")) == {"none"}
     assert set(displays(page, ".rs-calc__examples")) == {"none"}
+    # The link to the rules after the intro would print as words that lead nowhere.
+    assert set(displays(page, "article a.rs-calc__rules-link")) == {"none"}
     assert page.locator(".rs-print[data-filled] .rs-print__sheet").first.is_visible()
     # The screen's sheet is only hidden on paper, never cleared.
     page.emulate_media(media="screen")

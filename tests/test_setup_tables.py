@@ -31,7 +31,8 @@ def test_a_table_is_shown_in_its_rule_section_in_every_language(tmp_path: Path) 
     en = section(pages["en/games/extra-game/rules.md"], "## Setup")
     assert (
         "### Hand size by player count {#hand-size}\n\n"
-        '<div class="rs-setup" markdown="1">\n\n'
+        '<div class="rs-setup" role="region" tabindex="0" '
+        'aria-label="Hand size by player count" markdown="1">\n\n'
         "| Players | Cards per player | Draft | Note |\n"
         "|---:|---:|---|---|\n"
         "| 2 | 5 | No | Draw your <em>own</em> |\n"
@@ -41,7 +42,8 @@ def test_a_table_is_shown_in_its_rule_section_in_every_language(tmp_path: Path) 
     zh = section(pages["zh/games/extra-game/rules.md"], "## 准备")
     assert (
         "### 各人数的手牌 {#hand-size}\n\n"
-        '<div class="rs-setup" markdown="1">\n\n'
+        '<div class="rs-setup" role="region" tabindex="0" '
+        'aria-label="各人数的手牌" markdown="1">\n\n'
         "| 人数 | 每人手牌 | 轮抽 | 说明 |\n"
         "|---:|---:|---|---|\n"
         "| 2 | 5 | 否 | 各自抽牌 |\n"
@@ -54,7 +56,8 @@ def test_a_table_without_a_rule_has_a_section_of_its_own(tmp_path: Path) -> None
     en = pages["en/games/extra-game/rules.md"]
     table = (
         "## Target score by player count {#scores-by-count}\n\n"
-        '<div class="rs-setup" markdown="1">\n\n'
+        '<div class="rs-setup" role="region" tabindex="0" '
+        'aria-label="Target score by player count" markdown="1">\n\n'
         "| Players | Target |\n|---:|---:|\n| 4 | 12 |\n\n</div>"
     )
     # After the last rule section (and before anything the page adds after the rules).

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from rulesite.catalog import load_catalog
+from rulesite.collate import reading_key
 from rulesite.pages import indexes
 from rulesite.project import Project
 from rulesite.publish.build import build
@@ -268,7 +269,8 @@ def test_a_large_catalogue_builds_its_rows_and_lists_games_plainly_without_js(
     links = plain.locator(".rs-games-plain a")
     assert links.count() == len(catalog.games)
     assert links.evaluate_all("ls => ls.map(a => a.getAttribute('href'))") == [
-        f"{g.slug}/" for g in sorted(catalog.games, key=lambda g: g.title.get(lang).casefold())
+        f"{g.slug}/"
+        for g in sorted(catalog.games, key=lambda g: reading_key(g.title.get(lang), lang))
     ]
     plain.context.close()
 

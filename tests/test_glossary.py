@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesite.collate import reading_key
 from rulesite.engine import search_words as glossary
 from rulesite.model import Game
 from tests.site_checks import LANGS
@@ -118,7 +119,7 @@ def test_the_glossary_index_lists_each_game_with_a_link_to_its_page(
 ) -> None:
     html = page(site_dir, lang, "glossary")
     with_terms = sorted(
-        (g for g in CATALOG.games if g.glossary), key=lambda g: g.title.get(lang).casefold()
+        (g for g in CATALOG.games if g.glossary), key=lambda g: reading_key(g.title.get(lang), lang)
     )
     listed = re.findall(r'<a data-rs-key="([a-z0-9-]+)" href="([^"]+)"', html)
     # By game (sorted by title in the page's language), each linking to the game's page.
@@ -141,9 +142,9 @@ def test_each_games_glossary_page_has_a_jump_list_by_term_and_every_entry(
             assert not folder.exists(), game.slug
             continue
         html = page(site_dir, lang, f"glossary/{game.slug}")
-        # By name in the page's language, as the glossary's index sorts games by title (no
-        # pinyin: Chinese by code point, as the index).
-        terms = sorted(game.glossary, key=lambda term: term.name.get(lang).casefold())
+        # By name in the page's language (Chinese by pinyin), as the glossary's index sorts
+        # games by title.
+        terms = sorted(game.glossary, key=lambda term: reading_key(term.name.get(lang), lang))
         reordered += terms != game.glossary
         assert jump_links(html) == [f"#term-{term.id}" for term in terms], game.slug
         ids = re.findall(r'<div class="rs-term" id="term-([a-z0-9-]+)"', html)

@@ -16,7 +16,7 @@ from tests.helpers import REPO
 
 PACKAGE = REPO / "scripts" / "rulesite"
 LAYERS: list[set[str]] = [
-    {"errors", "terminal", "project", "markup"},
+    {"errors", "terminal", "project", "markup", "collate"},
     {"model"},
     {"scoring"},
     {"load"},

@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from rulesite import markup
+from rulesite import collate, markup
 from rulesite.catalog import Catalog
 from rulesite.check.labels import LABEL_PLACEHOLDERS, SINGULAR
 from rulesite.check.provenance import Freshness
@@ -109,6 +109,8 @@ def make_environment(project: Project) -> jinja2.Environment:
         extract=lambda key, mapping: mapping[key],
         sentences=_sentences_filter,
         index_by=lambda items, attr: {getattr(item, attr): item for item in items},
+        # Lists of names in the order readers look them up (Chinese by pinyin): collate.py.
+        by_reading=collate.by_reading,
     )
     env.tests["containing"] = lambda items, value: value in items
     return env

@@ -1,0 +1,43 @@
+"""collate: the order lists of names are shown in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesite.collate import by_reading, reading_key
+
+
+@dataclass
+class Named:
+    title: dict[str, str]
+
+    def __post_init__(self) -> None:
+        self.title = _Text(self.title)
+
+
+class _Text(dict):
+    def get(self, lang: str) -> str:  # type: ignore[override]
+        return self[lang]
+
+
+def test_chinese_sorts_by_pinyin_not_code_point() -> None:
+    # 卡 (U+5361, kǎ) < 国 (U+56FD, guó) < 奇 (U+5947, qí) by code point; by reading it is
+    # guó, kǎ, qí.
+    names = ["卡坦岛", "国家", "奇迹世界"]
+    assert sorted(names) == names
+    assert sorted(names, key=lambda n: reading_key(n, "zh")) == ["国家", "卡坦岛", "奇迹世界"]
+
+
+def test_tones_order_same_syllables_and_homophones_keep_apart() -> None:
+    # mā (妈) before mǎ (马); two names with the same reading still get a fixed order.
+    assert reading_key("妈", "zh") < reading_key("马", "zh")
+    assert reading_key("市", "zh") != reading_key("事", "zh")
+
+
+def test_other_languages_sort_without_case_and_stably() -> None:
+    items = [Named({"en": "b"}), Named({"en": "A"}), Named({"en": "a"})]
+    assert [i.title["en"] for i in by_reading(items, "title", "en")] == ["A", "a", "b"]
+
+
+def test_latin_and_digits_inside_chinese_names_are_kept() -> None:
+    assert reading_key("7大奇迹", "zh")[0].startswith("7")

@@ -15,11 +15,14 @@ from tests.helpers import (
     AXE,
     CHROMIUM,
     CHROMIUM_ARGS,
+    PHONE,
     make_project,
     real_games,
     serve_site,
 )
 
+DESKTOP = {"width": 1280, "height": 900}
+"""The desktop window of ``page``."""
 INSTALL_HINT = (
     "install Debian's browser and CJK fonts: sudo apt-get install chromium fonts-noto-cjk"
 )
@@ -67,27 +70,88 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    """A fresh desktop-sized page that records console errors and failed requests."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    new_page = context.new_page()
-    new_page.problems = []
-    new_page.on("console", lambda m: m.type == "error" and new_page.problems.append(m.text))
-    new_page.on("pageerror", lambda e: new_page.problems.append(str(e)))
+def _recording(page) -> object:
+    """``page`` recording in ``page.problems`` console errors, script errors, failed requests
+    and HTTP errors."""
+    page.problems = []
+    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
     # A reload or navigation aborts requests still in flight (ERR_ABORTED): not a problem.
-    new_page.on(
+    page.on(
         "requestfailed",
         lambda r: (
             "ERR_ABORTED" not in (r.failure or "")
-            and new_page.problems.append(f"failed {r.url}: {r.failure}")
+            and page.problems.append(f"failed {r.url}: {r.failure}")
         ),
     )
-    new_page.on(
-        "response", lambda r: r.status >= 400 and new_page.problems.append(f"{r.status} {r.url}")
-    )
-    yield new_page
+    page.on("response", lambda r: r.status >= 400 and page.problems.append(f"{r.status} {r.url}"))
+    return page
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    """A fresh desktop-sized page that records console errors and failed requests."""
+    context = browser.new_context(viewport=DESKTOP)
+    yield _recording(context.new_page())
     context.close()
+
+
+@pytest.fixture(scope="module")
+def _module_page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport=DESKTOP)
+    yield _recording(context.new_page())
+    context.close()
+
+
+@pytest.fixture
+def shared_page(_module_page) -> object:
+    """The test module's one desktop page (as ``page``, but shared by the module's tests), for
+    checks that only load and read pages; its problems are cleared for each test. A test that
+    stores anything, or leaves a page changed for the next, takes ``page`` instead."""
+    _module_page.problems.clear()
+    return _module_page
+
+
+def _watched(page) -> object:
+    """``page`` recording what went wrong in ``page.problems`` (script errors and console
+    errors) and the dialogs it opened in ``page.dialogs`` (each accepted: a confirm says yes)."""
+    page.problems, page.dialogs = [], []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
+
+    def on_dialog(dialog) -> None:
+        page.dialogs.append(dialog.type)
+        dialog.accept()
+
+    page.on("dialog", on_dialog)
+    return page
+
+
+@pytest.fixture
+def phone(browser) -> Iterator[object]:
+    """A fresh 360 × 740 page in a context of its own (its own storage, downloads on) that
+    records problems and dialogs (``_watched``): for a test that stores or changes anything."""
+    context = browser.new_context(viewport=PHONE, accept_downloads=True)
+    yield _watched(context.new_page())
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def _module_phone(browser) -> Iterator[object]:
+    context = browser.new_context(viewport=PHONE)
+    yield _watched(context.new_page())
+    context.close()
+
+
+@pytest.fixture
+def shared_phone(_module_phone) -> object:
+    """The test module's one 360 × 740 page, for checks that only load and read pages (loading
+    a page in an open page costs less than half of a new context's first page). Problems and
+    dialogs are cleared for each test; storage is shared, so a test that stores anything (or
+    leaves a page changed for the next) takes ``phone`` instead."""
+    _module_phone.problems.clear()
+    _module_phone.dialogs.clear()
+    return _module_phone
 
 
 @pytest.fixture(scope="session")

@@ -31,6 +31,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 """Flags for a sandboxed, offline CI machine (no background calls to Google's hosts)."""
+PHONE = {"width": 360, "height": 740}
+"""A phone's screen in CSS pixels: the one size every phone test uses (``phone`` fixtures)."""
 AXE = REPO / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 """axe-core for the accessibility checks (from npm, pinned by tests/a11y/package-lock.json)."""
 GOOD = REPO / "tests" / "data" / "good"

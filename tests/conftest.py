@@ -99,17 +99,24 @@ def page(browser) -> Iterator[object]:
 @pytest.fixture(scope="module")
 def _module_page(browser) -> Iterator[object]:
     context = browser.new_context(viewport=DESKTOP)
-    yield _recording(context.new_page())
+    shared = _recording(context.new_page())
+    shared.home_viewport = DESKTOP
+    yield shared
     context.close()
 
 
 def _forgetting(page) -> object:
-    """``page`` with what earlier tests stored on the site (local and session storage) removed,
-    on a blank page, its problems and dialogs cleared: as good as a new context's page for a
-    test, at less than half the cost of one (no new profile, the site's files in its cache)."""
+    """``page`` on a blank page, with what earlier tests left removed: the site's local and
+    session storage, media emulation, a changed window size, recorded problems and dialogs. As
+    good as a new context's page for a test, at less than half the cost of one (no new
+    profile; the site's files already in its cache)."""
     if page.url.startswith("http"):
         page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     page.goto("about:blank")
+    # What an earlier test emulated: undone (a PDF then prints with print styles again).
+    page.emulate_media(media="null", color_scheme="null")
+    if page.viewport_size != page.home_viewport:
+        page.set_viewport_size(page.home_viewport)
     page.problems.clear()
     if hasattr(page, "dialogs"):
         page.dialogs.clear()
@@ -125,24 +132,18 @@ def shared_page(_module_page) -> object:
 
 
 def _watched(page) -> object:
-    """``page`` recording what went wrong in ``page.problems`` (script errors and console
-    errors) and the dialogs it opened in ``page.dialogs`` (each accepted: a confirm says yes)."""
-    page.problems, page.dialogs = [], []
+    """``page`` recording what went wrong in ``page.problems``: script and console errors."""
+    page.problems = []
     page.on("pageerror", lambda e: page.problems.append(str(e)))
     page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
-
-    def on_dialog(dialog) -> None:
-        page.dialogs.append(dialog.type)
-        dialog.accept()
-
-    page.on("dialog", on_dialog)
     return page
 
 
 @pytest.fixture
 def phone(browser) -> Iterator[object]:
     """A fresh 360 × 740 page in a context of its own (its own storage, downloads on) that
-    records problems and dialogs (``_watched``): for a test that stores or changes anything."""
+    records problems (``_watched``): for a test that answers dialogs itself or needs a context
+    no other test used."""
     context = browser.new_context(viewport=PHONE, accept_downloads=True)
     yield _watched(context.new_page())
     context.close()
@@ -151,16 +152,17 @@ def phone(browser) -> Iterator[object]:
 @pytest.fixture(scope="module")
 def _module_phone(browser) -> Iterator[object]:
     context = browser.new_context(viewport=PHONE, accept_downloads=True)
-    yield _watched(context.new_page())
+    shared = _watched(context.new_page())
+    shared.home_viewport = PHONE
+    yield shared
     context.close()
 
 
 @pytest.fixture
 def shared_phone(_module_phone) -> object:
-    """The test module's one 360 × 740 page (as ``phone``, storage, problems and dialogs cleared
-    for each test: ``_forgetting``). A test that adds its own event handlers or needs other
-    context options (downloads, touch, a colour scheme) takes ``phone`` or a context of its
-    own."""
+    """The test module's one 360 × 740 page (as ``phone``; storage, problems and what it
+    emulated cleared for each test: ``_forgetting``). A test that answers a dialog itself or
+    needs other context options (touch, permissions) takes ``phone`` or a context of its own."""
     return _forgetting(_module_phone)
 
 

@@ -45,6 +45,20 @@ GAME_SCHEMA_LINE = "# yaml-language-server: $schema=../schema/game.schema.json"
 """The first line of every file in ``data/games/``."""
 
 
+def accepting_dialogs(page) -> object:
+    """``page``, accepting every dialog it opens (a confirm says yes) and recording each one's
+    type in ``page.dialogs``; once per page, however often it is asked."""
+    if not hasattr(page, "dialogs"):
+        page.dialogs = []
+
+        def on_dialog(dialog) -> None:
+            page.dialogs.append(dialog.type)
+            dialog.accept()
+
+        page.on("dialog", on_dialog)
+    return page
+
+
 def copy_project(root: Path, target: Path) -> Path:
     """A copy of the project at ``root`` without its built site and generated projects: for a
     test that builds a shared project differently (another address), so that the shared one's

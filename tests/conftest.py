@@ -15,14 +15,15 @@ from tests.helpers import (
     AXE,
     CHROMIUM,
     CHROMIUM_ARGS,
+    DESKTOP,
     PHONE,
+    forgetting,
     make_project,
     real_games,
+    recording,
     serve_site,
 )
 
-DESKTOP = {"width": 1280, "height": 900}
-"""The desktop window of ``page``."""
 INSTALL_HINT = (
     "install Debian's browser and CJK fonts: sudo apt-get install chromium fonts-noto-cjk"
 )
@@ -70,65 +71,29 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-def _recording(page) -> object:
-    """``page`` recording in ``page.problems`` console errors, script errors, failed requests
-    and HTTP errors."""
-    page.problems = []
-    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    # A reload or navigation aborts requests still in flight (ERR_ABORTED): not a problem.
-    page.on(
-        "requestfailed",
-        lambda r: (
-            "ERR_ABORTED" not in (r.failure or "")
-            and page.problems.append(f"failed {r.url}: {r.failure}")
-        ),
-    )
-    page.on("response", lambda r: r.status >= 400 and page.problems.append(f"{r.status} {r.url}"))
-    return page
-
-
 @pytest.fixture
 def page(browser) -> Iterator[object]:
     """A fresh desktop-sized page that records console errors and failed requests."""
     context = browser.new_context(viewport=DESKTOP)
-    yield _recording(context.new_page())
+    yield recording(context.new_page())
     context.close()
 
 
 @pytest.fixture(scope="module")
 def _module_page(browser) -> Iterator[object]:
     context = browser.new_context(viewport=DESKTOP)
-    shared = _recording(context.new_page())
+    shared = recording(context.new_page())
     shared.home_viewport = DESKTOP
     yield shared
     context.close()
 
 
-def _forgetting(page) -> object:
-    """``page`` on a blank page, with what earlier tests left removed: the site's local and
-    session storage, media emulation, a changed window size, recorded problems and dialogs. As
-    good as a new context's page for a test, at less than half the cost of one (no new
-    profile; the site's files already in its cache)."""
-    if page.url.startswith("http"):
-        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    page.goto("about:blank")
-    # What an earlier test emulated: undone (a PDF then prints with print styles again).
-    page.emulate_media(media="null", color_scheme="null")
-    if page.viewport_size != page.home_viewport:
-        page.set_viewport_size(page.home_viewport)
-    page.problems.clear()
-    if hasattr(page, "dialogs"):
-        page.dialogs.clear()
-    return page
-
-
 @pytest.fixture
 def shared_page(_module_page) -> object:
-    """The test module's one desktop page (as ``page``, storage and problems cleared for each
-    test: ``_forgetting``). A test that adds its own event handlers (a dialog answered once) or
-    needs other context options takes ``page`` or a context of its own."""
-    return _forgetting(_module_page)
+    """The test module's one desktop page (as ``page``; storage and problems cleared for each
+    test: ``helpers.forgetting``). A test that adds its own event handlers (a dialog answered
+    once) or needs other context options takes ``page`` or a context of its own."""
+    return forgetting(_module_page)
 
 
 def _watched(page) -> object:
@@ -161,9 +126,10 @@ def _module_phone(browser) -> Iterator[object]:
 @pytest.fixture
 def shared_phone(_module_phone) -> object:
     """The test module's one 360 × 740 page (as ``phone``; storage, problems and what it
-    emulated cleared for each test: ``_forgetting``). A test that answers a dialog itself or
-    needs other context options (touch, permissions) takes ``phone`` or a context of its own."""
-    return _forgetting(_module_phone)
+    emulated cleared for each test: ``helpers.forgetting``). A test that answers a dialog
+    itself or needs other context options (touch, permissions) takes ``phone`` or a context of
+    its own."""
+    return forgetting(_module_phone)
 
 
 @pytest.fixture(scope="session")

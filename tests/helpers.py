@@ -66,10 +66,10 @@ def recording(page) -> object:
 
 
 def forgetting(page) -> object:
-    """``page`` on a blank page, with what earlier tests left removed: the site's local and
-    session storage, media emulation, a changed window size, recorded problems and dialogs. As
-    good as a new context's page for a test, at less than half the cost of one (no new
-    profile; the site's files already in its cache)."""
+    """``page`` on a blank page, with what earlier tests left removed: local and session
+    storage (of the site the page was last on), media emulation, a changed window size,
+    recorded problems and dialogs. As good as a new context's page for a test, at less than
+    half the cost of one (no new profile; the site's files already in its cache)."""
     if page.url.startswith("http"):
         page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     page.goto("about:blank")

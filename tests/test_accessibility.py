@@ -48,7 +48,19 @@ MARKUP = """() => [...new Set([...document.body.querySelectorAll('*')].map(e => 
 """What kinds of element a page shows once its scripts ran (as the summary axe's choice uses)."""
 
 
+SETTLED = """() => document.getAnimations().every(a => a.playState !== 'running'
+    || a.effect.getComputedTiming().iterations === Infinity)"""
+"""No transition or finite animation still running: axe measures colours as they end up (a
+button fading in, such as Material's back-to-top, fails contrast halfway)."""
+
+
+def settled(page) -> None:
+    """Wait until ``page`` shows its final colours (``SETTLED``)."""
+    page.wait_for_function(SETTLED, timeout=5_000)
+
+
 def serious_violations(page, axe_script: Path) -> list[str]:
+    settled(page)
     page.add_script_tag(path=str(axe_script))
     violations = page.evaluate("async () => (await axe.run(document)).violations")
     return [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulesite.engine.search_split import WORDS, WORDS_FIELD, game_of
-from tests.helpers import DESKTOP, recording
+from tests.helpers import DESKTOP, PHONE, recording
 from tests.site_checks import LANGS, page_paths
 from tests.test_site import CATALOG, GAMES
 
@@ -154,7 +154,7 @@ def test_language_switch_keeps_the_ruling_anchor(page, site_url) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("slug", GAMES)
 def test_overview_fits_a_360px_phone(browser, site_url, slug, lang) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 780}, device_scale_factor=2)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
     phone = context.new_page()
     phone.goto(site_url + LANGS[lang] + f"games/{slug}/")
     width = phone.evaluate("document.documentElement.scrollWidth")

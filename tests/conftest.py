@@ -15,8 +15,12 @@ from tests.helpers import (
     AXE,
     CHROMIUM,
     CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
+    forgetting,
     make_project,
     real_games,
+    recording,
     serve_site,
 )
 
@@ -70,24 +74,62 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def page(browser) -> Iterator[object]:
     """A fresh desktop-sized page that records console errors and failed requests."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    new_page = context.new_page()
-    new_page.problems = []
-    new_page.on("console", lambda m: m.type == "error" and new_page.problems.append(m.text))
-    new_page.on("pageerror", lambda e: new_page.problems.append(str(e)))
-    # A reload or navigation aborts requests still in flight (ERR_ABORTED): not a problem.
-    new_page.on(
-        "requestfailed",
-        lambda r: (
-            "ERR_ABORTED" not in (r.failure or "")
-            and new_page.problems.append(f"failed {r.url}: {r.failure}")
-        ),
-    )
-    new_page.on(
-        "response", lambda r: r.status >= 400 and new_page.problems.append(f"{r.status} {r.url}")
-    )
-    yield new_page
+    context = browser.new_context(viewport=DESKTOP)
+    yield recording(context.new_page())
     context.close()
+
+
+@pytest.fixture(scope="module")
+def _module_page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport=DESKTOP)
+    shared = recording(context.new_page())
+    shared.home_viewport = DESKTOP
+    yield shared
+    context.close()
+
+
+@pytest.fixture
+def shared_page(_module_page) -> object:
+    """The test module's one desktop page (as ``page``; storage and problems cleared for each
+    test: ``helpers.forgetting``). A test that adds its own event handlers (a dialog answered
+    once) or needs other context options takes ``page`` or a context of its own."""
+    return forgetting(_module_page)
+
+
+def _watched(page) -> object:
+    """``page`` recording what went wrong in ``page.problems``: script and console errors."""
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
+    return page
+
+
+@pytest.fixture
+def phone(browser) -> Iterator[object]:
+    """A fresh 360 × 740 page in a context of its own (its own storage, downloads on) that
+    records problems (``_watched``): for a test that answers dialogs itself or needs a context
+    no other test used."""
+    context = browser.new_context(viewport=PHONE, accept_downloads=True)
+    yield _watched(context.new_page())
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def _module_phone(browser) -> Iterator[object]:
+    context = browser.new_context(viewport=PHONE, accept_downloads=True)
+    shared = _watched(context.new_page())
+    shared.home_viewport = PHONE
+    yield shared
+    context.close()
+
+
+@pytest.fixture
+def shared_phone(_module_phone) -> object:
+    """The test module's one 360 × 740 page (as ``phone``; storage, problems and what it
+    emulated cleared for each test: ``helpers.forgetting``). A test that answers a dialog
+    itself or needs other context options (touch, permissions) takes ``phone`` or a context of
+    its own."""
+    return forgetting(_module_phone)
 
 
 @pytest.fixture(scope="session")

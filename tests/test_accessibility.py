@@ -1,5 +1,14 @@
-"""axe-core in headless Chromium: no serious or critical violations on any kind of page, in the
-light and the dark colour scheme."""
+"""axe-core in headless Chromium: no serious or critical violations on any kind of page, in every
+language and in the light and the dark colour scheme.
+
+axe runs on one page per kind and language, not on every page (axe costs about a second a
+page, and pages of one kind come from one template). Which pages stand for a kind is chosen
+from the built site: every page of the kind is loaded once and its rendered markup summarised
+(each element's tag, classes, role, type and aria attributes, after its scripts ran); axe then
+runs on as few pages as together show every such element. A game or topic whose data brings
+markup no other page of its kind has (a table, a picture, a kind of calculator line) is
+therefore checked too, and a new kind in the page registry is a new test here.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +17,50 @@ from pathlib import Path
 import pytest
 
 from rulesite.catalog import load_catalog
+from rulesite.pages import registry
 from rulesite.project import Project
 from tests.helpers import REAL
-from tests.site_checks import page_paths
+from tests.site_checks import LANGS, page_paths
 
 pytestmark = pytest.mark.browser
 
-PAGES = page_paths(load_catalog(Project(REAL)).games)
-"""Home, the games index and every page of every game in data/."""
+GAMES = load_catalog(Project(REAL)).games
+PAGES = page_paths(GAMES)
+"""Home, the indexes and every page of every game and topic in data/."""
+KINDS: dict[str, list[str]] = {}
+"""Those pages by kind (the page registry's names), in the order ``page_paths`` gives."""
+for _path in PAGES:
+    KINDS.setdefault(registry.kind_of_url(_path)[0].name, []).append(_path)
+
+# The scheme the system asks for, and the one Material's palette must then show.
+SCHEMES = {"light": "default", "dark": "slate"}
+
+TRY = ".rs-calc__try"
+"""A calculator's worked example: a score page is checked filled in, not only empty."""
+
+MARKUP = """() => [...new Set([...document.body.querySelectorAll('*')].map(e => [
+    e.localName,
+    [...e.classList].sort().join('.'),
+    e.getAttribute('role') || '',
+    e.getAttribute('type') || '',
+    [...e.attributes].map(a => a.name).filter(n => n.startsWith('aria-')).sort().join(','),
+].join('|')))]"""
+"""What kinds of element a page shows once its scripts ran (as the summary axe's choice uses)."""
+
+
+SETTLED = """() => document.getAnimations().every(a => a.playState !== 'running'
+    || a.effect.getComputedTiming().iterations === Infinity)"""
+"""No transition or finite animation still running: axe measures colours as they end up (a
+button fading in, such as Material's back-to-top, fails contrast halfway)."""
+
+
+def settled(page) -> None:
+    """Wait until ``page`` shows its final colours (``SETTLED``)."""
+    page.wait_for_function(SETTLED, timeout=5_000)
 
 
 def serious_violations(page, axe_script: Path) -> list[str]:
+    settled(page)
     page.add_script_tag(path=str(axe_script))
     violations = page.evaluate("async () => (await axe.run(document)).violations")
     return [
@@ -28,22 +70,71 @@ def serious_violations(page, axe_script: Path) -> list[str]:
     ]
 
 
-# The scheme the system asks for, and the one Material's palette must then show.
-SCHEMES = {"light": "default", "dark": "slate"}
+def open_page(page, url: str, kind: str) -> None:
+    """Go to ``url`` and bring it to the state axe checks (a score page: an example filled in)."""
+    page.goto(url)
+    if kind == "score":
+        page.locator(TRY).first.click()
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("lang", ["", "en/"])
-@pytest.mark.parametrize("path", PAGES)
-def test_no_serious_violations(
-    page, site_url, axe_script, lang: str, path: str, scheme: str
-) -> None:
-    page.emulate_media(color_scheme=scheme)
-    page.goto(site_url + lang + path)
-    assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
-    if path.endswith("score/"):
-        page.locator(".rs-calc__try").first.click()  # check the filled-in state too
-    assert serious_violations(page, axe_script) == []
+def covering(markup: dict[str, set[str]]) -> list[str]:
+    """Few pages that together show every element any of ``markup``'s pages shows: the page
+    with the most not yet shown, until none is left (ties: the earlier page)."""
+    chosen: list[str] = []
+    shown: set[str] = set()
+    every = set().union(*markup.values())
+    while shown != every:
+        best = max(markup, key=lambda path: len(markup[path] - shown))
+        chosen.append(best)
+        shown |= markup[best]
+    return chosen
+
+
+_CHOSEN: dict[tuple[str, str], list[str]] = {}
+"""The pages axe checks, by kind and language: chosen once, for both schemes."""
+
+
+def chosen(page, site_url: str, kind: str, lang: str) -> list[str]:
+    """The pages of ``kind`` in ``lang`` that axe checks (loading each of them in ``page``)."""
+    if (kind, lang) not in _CHOSEN:
+        markup = {}
+        for path in KINDS[kind]:
+            open_page(page, site_url + lang + path, kind)
+            markup[path] = set(page.evaluate(MARKUP))
+        _CHOSEN[kind, lang] = covering(markup)
+    return _CHOSEN[kind, lang]
+
+
+@pytest.fixture(scope="module", params=SCHEMES)
+def scheme_page(browser, request) -> object:
+    """One page for the module in a colour scheme (a context per scheme: Material keeps the
+    palette it last showed in the browser's storage)."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme=request.param
+    )
+    page = context.new_page()
+    page.scheme = request.param
+    yield page
+    context.close()
+
+
+def test_covering_keeps_every_element_and_prefers_the_fullest_page() -> None:
+    markup = {"a/": {"p", "h1"}, "b/": {"p", "h1", "table"}, "c/": {"img"}, "d/": {"p"}}
+    assert covering(markup) == ["b/", "c/"]
+    assert covering({"a/": {"p"}, "b/": {"p"}}) == ["a/"]
+
+
+@pytest.mark.parametrize("lang", LANGS.values())
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_serious_violations(scheme_page, site_url, axe_script, kind: str, lang: str) -> None:
+    page = scheme_page
+    paths = chosen(page, site_url, kind, lang)
+    found = {}
+    for path in paths:
+        open_page(page, site_url + lang + path, kind)
+        assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[page.scheme]
+        found[path] = serious_violations(page, axe_script)
+    assert found == {path: [] for path in paths}
 
 
 @pytest.mark.parametrize(
@@ -56,13 +147,14 @@ def test_no_serious_violations(
 def test_the_scheme_toggle_is_named_in_the_page_language(
     page, site_url, lang: str, to_dark: str, to_light: str
 ) -> None:
+    game = GAMES[0].slug
     page.emulate_media(color_scheme="light")
-    page.goto(site_url + lang + "games/nations/")
+    page.goto(site_url + lang + f"games/{game}/")
     toggle = page.locator('form[data-md-component="palette"] label:visible')
     assert toggle.get_attribute("title") == to_dark
     toggle.click()
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
     assert toggle.get_attribute("title") == to_light
     # The choice is kept for the next page.
-    page.goto(site_url + lang + "games/nations/faq/")
+    page.goto(site_url + lang + f"games/{game}/faq/")
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"

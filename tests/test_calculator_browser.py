@@ -8,6 +8,7 @@ import random
 import pytest
 
 from rulesite.scoring.engine import score
+from tests.helpers import PHONE
 from tests.site_checks import REAL_SITE, label
 from tests.test_scoring_engine import CALCULATORS, CATALOG, MODELS, random_players
 
@@ -25,6 +26,12 @@ RANKED_EXAMPLES = f".rs-calc__examples[data-calculator='{RANKED}'] button"
 SAVED = f"rulesite:calc:v1:{RANKED}"
 """Where the page keeps the ranked calculator's sheet."""
 RANKED_SHARE_URL = f'document.querySelector("{RANKED_CALC}").rsCalculator.shareUrl()'
+
+
+@pytest.fixture
+def phone(shared_phone):
+    """The module's one phone page, storage cleared for each test (tests/conftest.py)."""
+    return shared_phone
 
 
 def page_model(page, calc_id: str) -> dict:
@@ -54,15 +61,15 @@ def setting_values(setting: dict) -> list:
 
 
 @pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
-def test_browser_and_python_agree(page, site_url, calc_id: str) -> None:
-    page.goto(site_url + PAGES[calc_id])
-    assert page_model(page, calc_id)["model"] == json.loads(json.dumps(MODELS[calc_id]))
+def test_browser_and_python_agree(shared_page, site_url, calc_id: str) -> None:
+    shared_page.goto(site_url + PAGES[calc_id])
+    assert page_model(shared_page, calc_id)["model"] == json.loads(json.dumps(MODELS[calc_id]))
     rng = random.Random(calc_id)
     cases = [(e.players, e.settings) for e in CALCULATORS[calc_id].examples]
     for _ in range(100):
         settings = {s["id"]: rng.choice(setting_values(s)) for s in MODELS[calc_id]["settings"]}
         cases.append((random_players(calc_id, rng), settings))
-    for (players, settings), got in zip(cases, js_scores(page, calc_id, cases), strict=True):
+    for (players, settings), got in zip(cases, js_scores(shared_page, calc_id, cases), strict=True):
         assert got == score(MODELS[calc_id], players, settings).as_json(), players
 
 
@@ -101,63 +108,63 @@ def total(page, calc_id: str, player: int) -> str:
 
 
 @pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
-def test_every_worked_example_through_the_page(page, site_url, calc_id: str) -> None:
-    page.goto(site_url + PAGES[calc_id])
+def test_every_worked_example_through_the_page(shared_page, site_url, calc_id: str) -> None:
+    shared_page.goto(site_url + PAGES[calc_id])
     root = f".rs-calc__examples[data-calculator='{calc_id}'] button"
     for index, example in enumerate(CALCULATORS[calc_id].examples):
-        page.locator(root).nth(index).click()
-        totals = [total(page, calc_id, i) for i in range(len(example.players))]
+        shared_page.locator(root).nth(index).click()
+        totals = [total(shared_page, calc_id, i) for i in range(len(example.players))]
         assert totals == [str(t) for t in example.totals], example.id
-    assert page.problems == []
+    assert shared_page.problems == []
 
 
-def test_typing_updates_totals_and_the_winner_line(page, site_url) -> None:
-    page.goto(site_url + "en/games/clans-of-caledonia/score/")
+def test_typing_updates_totals_and_the_winner_line(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/games/clans-of-caledonia/score/")
     calc = "clans-of-caledonia"
-    page.select_option("#rs-count-clans-of-caledonia", "3")
+    shared_page.select_option("#rs-count-clans-of-caledonia", "3")
     for player, (contracts, settlements) in enumerate([(5, 4), (5, 2), (3, 1)]):
-        cell(page, calc, "contracts", player).fill(str(contracts))
-        cell(page, calc, "settlements", player).fill(str(settlements))
-    assert [total(page, calc, i) for i in range(3)] == ["27", "21", "6"]
-    assert page.locator(".rs-calc__result").first.inner_text() == winner(player_name(1))
-    page.locator("[data-name='0']").first.fill("Ann")
-    cell(page, calc, "contracts", 2).fill("5")
-    cell(page, calc, "money", 0).fill("10")
-    cell(page, calc, "money", 1).fill("10")
+        cell(shared_page, calc, "contracts", player).fill(str(contracts))
+        cell(shared_page, calc, "settlements", player).fill(str(settlements))
+    assert [total(shared_page, calc, i) for i in range(3)] == ["27", "21", "6"]
+    assert shared_page.locator(".rs-calc__result").first.inner_text() == winner(player_name(1))
+    shared_page.locator("[data-name='0']").first.fill("Ann")
+    cell(shared_page, calc, "contracts", 2).fill("5")
+    cell(shared_page, calc, "money", 0).fill("10")
+    cell(shared_page, calc, "money", 1).fill("10")
     # three-way tie for contracts: (12 + 6 + 0) // 3 = 6 each; settlements 18/12/6; £10 = 1
-    assert [total(page, calc, i) for i in range(3)] == ["25", "19", "12"]
-    assert page.locator(".rs-calc__result").first.inner_text() == winner("Ann")
+    assert [total(shared_page, calc, i) for i in range(3)] == ["25", "19", "12"]
+    assert shared_page.locator(".rs-calc__result").first.inner_text() == winner("Ann")
 
 
-def test_undecided_tie_is_said_in_words(page, site_url) -> None:
-    page.goto(site_url + "en/games/clans-of-caledonia/score/")
-    page.locator(".rs-calc__examples button").nth(3).click()
+def test_undecided_tie_is_said_in_words(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/games/clans-of-caledonia/score/")
+    shared_page.locator(".rs-calc__examples button").nth(3).click()
     names = say("calc_list_join").join(["Ann", "Bo"])
-    assert page.locator(".rs-calc__result").first.inner_text() == say(
+    assert shared_page.locator(".rs-calc__result").first.inner_text() == say(
         "calc_tie_undecided", names=names
     )
-    page.locator(".rs-calc__examples button").nth(2).click()
-    assert page.locator(".rs-calc__result").first.inner_text() == winner(
+    shared_page.locator(".rs-calc__examples button").nth(2).click()
+    assert shared_page.locator(".rs-calc__result").first.inner_text() == winner(
         "Ann", broken_by("clans-of-caledonia")
     )
 
 
-def test_state_survives_a_reload(page, site_url) -> None:
-    page.goto(site_url + "games/its-a-wonderful-world/score/")
+def test_state_survives_a_reload(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "games/its-a-wonderful-world/score/")
     calc = "its-a-wonderful-world"
-    cell(page, calc, "card_vp", 0).fill("31")
-    page.locator("[data-name='0']").first.fill("安")
-    page.reload()
-    assert cell(page, calc, "card_vp", 0).input_value() == "31"
-    assert page.locator("[data-name='0']").first.input_value() == "安"
-    assert total(page, calc, 0) == "31"
+    cell(shared_page, calc, "card_vp", 0).fill("31")
+    shared_page.locator("[data-name='0']").first.fill("安")
+    shared_page.reload()
+    assert cell(shared_page, calc, "card_vp", 0).input_value() == "31"
+    assert shared_page.locator("[data-name='0']").first.input_value() == "安"
+    assert total(shared_page, calc, 0) == "31"
 
 
-def test_share_link_carries_the_state_to_another_device(browser, page, site_url) -> None:
-    page.goto(site_url + RANKED_PAGE)
-    page.locator(RANKED_EXAMPLES).first.click()
-    link = page.evaluate(RANKED_SHARE_URL)
-    page.locator(RANKED_CALC + " [data-action='share']").click()
+def test_share_link_carries_the_state_to_another_device(browser, shared_page, site_url) -> None:
+    shared_page.goto(site_url + RANKED_PAGE)
+    shared_page.locator(RANKED_EXAMPLES).first.click()
+    link = shared_page.evaluate(RANKED_SHARE_URL)
+    shared_page.locator(RANKED_CALC + " [data-action='share']").click()
     other = browser.new_context()  # a fresh profile: nothing in localStorage
     fresh = other.new_page()
     fresh.goto(link)
@@ -166,49 +173,50 @@ def test_share_link_carries_the_state_to_another_device(browser, page, site_url)
     other.close()
 
 
-def test_changing_player_count_keeps_entered_values(page, site_url) -> None:
-    page.goto(site_url + "games/clans-of-caledonia/score/")
+def test_changing_player_count_keeps_entered_values(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "games/clans-of-caledonia/score/")
     calc = "clans-of-caledonia"
-    page.select_option("#rs-count-clans-of-caledonia", "4")
-    cell(page, calc, "honor", 3).fill("17")
-    page.select_option("#rs-count-clans-of-caledonia", "2")
-    assert not cell(page, calc, "honor", 3).is_visible()
-    page.select_option("#rs-count-clans-of-caledonia", "4")
-    assert cell(page, calc, "honor", 3).input_value() == "17"
-    options = page.locator("#rs-count-clans-of-caledonia option").all_inner_texts()
+    shared_page.select_option("#rs-count-clans-of-caledonia", "4")
+    cell(shared_page, calc, "honor", 3).fill("17")
+    shared_page.select_option("#rs-count-clans-of-caledonia", "2")
+    assert not cell(shared_page, calc, "honor", 3).is_visible()
+    shared_page.select_option("#rs-count-clans-of-caledonia", "4")
+    assert cell(shared_page, calc, "honor", 3).input_value() == "17"
+    options = shared_page.locator("#rs-count-clans-of-caledonia option").all_inner_texts()
     assert options == ["2", "3", "4"]
 
 
 @pytest.mark.parametrize("bad", ["abc", "-3", "1.5", "99999"])
-def test_bad_input_shows_an_inline_message_never_nan(page, site_url, bad: str) -> None:
-    page.goto(site_url + "en/games/its-a-wonderful-world/score/")
+def test_bad_input_shows_an_inline_message_never_nan(shared_page, site_url, bad: str) -> None:
+    shared_page.goto(site_url + "en/games/its-a-wonderful-world/score/")
     calc = "its-a-wonderful-world"
-    cell(page, calc, "card_vp", 0).fill("10")
-    cell(page, calc, "generals", 0).fill(bad)
-    assert cell(page, calc, "generals", 0).get_attribute("aria-invalid") == "true"
-    errors = page.locator(".rs-calc__errors").first.inner_text()
+    cell(shared_page, calc, "card_vp", 0).fill("10")
+    cell(shared_page, calc, "generals", 0).fill(bad)
+    assert cell(shared_page, calc, "generals", 0).get_attribute("aria-invalid") == "true"
+    errors = shared_page.locator(".rs-calc__errors").first.inner_text()
     generals = next(i for i in CALCULATORS[calc].inputs if i.id == "generals")
     field = say("calc_field_label", player=player_name(1), field=generals.label["en"])
     assert say("calc_invalid", field=field, min=generals.min, max=generals.max) in errors
-    body = page.locator(".rs-calc").first.inner_text()
-    assert "NaN" not in body and total(page, calc, 0) == "—"
-    cell(page, calc, "generals", 0).fill("")
-    assert total(page, calc, 0) == "10"  # empty counts as 0
-    assert page.locator(".rs-calc__errors").first.inner_text() == ""
+    body = shared_page.locator(".rs-calc").first.inner_text()
+    assert "NaN" not in body and total(shared_page, calc, 0) == "—"
+    cell(shared_page, calc, "generals", 0).fill("")
+    assert total(shared_page, calc, 0) == "10"  # empty counts as 0
+    assert shared_page.locator(".rs-calc__errors").first.inner_text() == ""
 
 
-def test_negative_values_where_allowed_and_sign_button(page, site_url) -> None:
-    page.goto(site_url + "en/" + RANKED_PAGE)
+def test_negative_values_where_allowed_and_sign_button(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
     calc = RANKED
-    cell(page, calc, "order", 0).fill("1")
-    cell(page, calc, "order", 1).fill("2")
-    cell(page, calc, "stability", 0).fill("12")
-    page.locator("[data-sign='stability:0']").click()
-    assert cell(page, calc, "stability", 0).input_value() == "-12"
-    assert page.locator(".rs-calc__errors").first.inner_text() == ""
-    cell(page, calc, "order", 1).fill("1")
+    cell(shared_page, calc, "order", 0).fill("1")
+    cell(shared_page, calc, "order", 1).fill("2")
+    cell(shared_page, calc, "stability", 0).fill("12")
+    shared_page.locator("[data-sign='stability:0']").click()
+    assert cell(shared_page, calc, "stability", 0).input_value() == "-12"
+    assert shared_page.locator(".rs-calc__errors").first.inner_text() == ""
+    cell(shared_page, calc, "order", 1).fill("1")
     assert (
-        "each player needs a different value" in page.locator(".rs-calc__errors").first.inner_text()
+        "each player needs a different value"
+        in shared_page.locator(".rs-calc__errors").first.inner_text()
     )
 
 
@@ -255,36 +263,36 @@ def test_hostile_fragment_is_ignored_with_a_notice(page, site_url, state: str) -
     assert dialogs == [] and page.problems == []
 
 
-def test_hostile_local_storage_is_ignored(page, site_url) -> None:
-    page.goto(site_url + RANKED_PAGE)
-    page.evaluate(
+def test_hostile_local_storage_is_ignored(shared_page, site_url) -> None:
+    shared_page.goto(site_url + RANKED_PAGE)
+    shared_page.evaluate(
         f"localStorage.setItem('{SAVED}', JSON.stringify({{count: 2, names: [{{}}], values: 'x'}}))"
     )
-    page.reload()
-    assert say("calc_state_ignored", "zh") in page.locator(".rs-calc__message").first.inner_text()
-    assert page.problems == []
+    shared_page.reload()
+    assert (
+        say("calc_state_ignored", "zh")
+        in shared_page.locator(".rs-calc__message").first.inner_text()
+    )
+    assert shared_page.problems == []
 
 
-def test_inputs_are_labelled_for_screen_readers_and_keyboard(page, site_url) -> None:
-    page.goto(site_url + "games/clans-of-caledonia/score/")
-    first = cell(page, "clans-of-caledonia", "honor", 0)
+def test_inputs_are_labelled_for_screen_readers_and_keyboard(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "games/clans-of-caledonia/score/")
+    first = cell(shared_page, "clans-of-caledonia", "honor", 0)
     assert first.get_attribute("aria-label") == "玩家1：荣誉"
     assert first.get_attribute("inputmode") == "numeric"
     first.focus()
-    page.keyboard.type("12")
-    page.keyboard.press("Tab")
-    page.keyboard.type("3")
-    assert cell(page, "clans-of-caledonia", "honor", 1).input_value() == "3"
-    assert total(page, "clans-of-caledonia", 0) != "NaN"
+    shared_page.keyboard.type("12")
+    shared_page.keyboard.press("Tab")
+    shared_page.keyboard.type("3")
+    assert cell(shared_page, "clans-of-caledonia", "honor", 1).input_value() == "3"
+    assert total(shared_page, "clans-of-caledonia", 0) != "NaN"
 
 
 @pytest.mark.parametrize("lang", ["", "en/"])
-def test_score_page_fits_a_phone(browser, site_url, lang: str) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 780})
-    phone = context.new_page()
+def test_score_page_fits_a_phone(phone, site_url, lang: str) -> None:
     phone.goto(site_url + lang + RANKED_PAGE)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
-    context.close()
 
 
 def random_formula(rng: random.Random, depth: int = 0) -> str:
@@ -305,10 +313,10 @@ def random_formula(rng: random.Random, depth: int = 0) -> str:
     )
 
 
-def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -> None:
+def test_random_formulas_evaluate_identically_in_both_runtimes(shared_page, site_url) -> None:
     from rulesite.scoring.expr import FormulaError, evaluate, names, parse
 
-    page.goto(site_url + RANKED_PAGE)
+    shared_page.goto(site_url + RANKED_PAGE)
     rng = random.Random(20261130)
     cases = []
     while len(cases) < 400:
@@ -321,7 +329,7 @@ def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -
             continue
         env = {name: rng.randint(-999, 999) for name in names(tree)}
         cases.append((text, tree, env, evaluate(tree, env)))
-    results = page.evaluate(
+    results = shared_page.evaluate(
         "cases => cases.map(([tree, env]) => window.RulesiteScore.evaluate(tree, env))",
         [[tree, env] for _, tree, env, _ in cases],
     )
@@ -333,35 +341,35 @@ def test_random_formulas_evaluate_identically_in_both_runtimes(page, site_url) -
     assert mismatches == []
 
 
-def test_blank_turn_order_follows_the_columns(page, site_url) -> None:
-    page.goto(site_url + "en/" + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).fill("5")
-    cell(page, RANKED, "vp", 1).fill("5")
-    assert cell(page, RANKED, "order", 1).get_attribute("placeholder") == "2"
-    assert page.locator(".rs-calc__errors").first.inner_text() == ""
-    assert page.locator(".rs-calc__result").first.inner_text() == winner(
+def test_blank_turn_order_follows_the_columns(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).fill("5")
+    cell(shared_page, RANKED, "vp", 1).fill("5")
+    assert cell(shared_page, RANKED, "order", 1).get_attribute("placeholder") == "2"
+    assert shared_page.locator(".rs-calc__errors").first.inner_text() == ""
+    assert shared_page.locator(".rs-calc__result").first.inner_text() == winner(
         player_name(1), broken_by(RANKED)
     )
 
 
-def test_empire_face_is_offered_only_in_solo(page, site_url) -> None:
-    page.goto(site_url + "en/games/its-a-wonderful-world/score/")
-    face = page.locator("select[data-setting='side']")
+def test_empire_face_is_offered_only_in_solo(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/games/its-a-wonderful-world/score/")
+    face = shared_page.locator("select[data-setting='side']")
     assert not face.is_visible()  # two players by default: the face changes nothing
-    page.select_option("#rs-count-its-a-wonderful-world", "1")
+    shared_page.select_option("#rs-count-its-a-wonderful-world", "1")
     assert face.is_visible()
-    cell(page, "its-a-wonderful-world", "card_vp", 0).fill("40")
-    assert total(page, "its-a-wonderful-world", 0) == "25"
+    cell(shared_page, "its-a-wonderful-world", "card_vp", 0).fill("40")
+    assert total(shared_page, "its-a-wonderful-world", 0) == "25"
     face.select_option("b")
-    assert total(page, "its-a-wonderful-world", 0) == "40"
+    assert total(shared_page, "its-a-wonderful-world", 0) == "40"
 
 
 # ---- Fits the hand (issue 11, item 3): fields, keypad, sign, full-width digits, focus ----------
 
 
-def test_fields_are_16px_so_phones_do_not_zoom(page, site_url) -> None:
-    page.goto(site_url + "en/" + RANKED_PAGE)
-    sizes = page.evaluate(
+def test_fields_are_16px_so_phones_do_not_zoom(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
+    sizes = shared_page.evaluate(
         "[...document.querySelectorAll('.rs-calc input:not([type=checkbox]), .rs-calc select')]"
         ".filter(e => e.offsetParent).map(e => parseFloat(getComputedStyle(e).fontSize))"
     )
@@ -369,9 +377,9 @@ def test_fields_are_16px_so_phones_do_not_zoom(page, site_url) -> None:
 
 
 @pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
-def test_every_field_asks_for_the_numeric_keypad(page, site_url, calc_id: str) -> None:
-    page.goto(site_url + PAGES[calc_id])
-    modes = page.evaluate(
+def test_every_field_asks_for_the_numeric_keypad(shared_page, site_url, calc_id: str) -> None:
+    shared_page.goto(site_url + PAGES[calc_id])
+    modes = shared_page.evaluate(
         "id => [...document.querySelectorAll(`.rs-calc[data-calculator='${id}'] [data-field]`)]"
         ".map(e => e.getAttribute('inputmode'))",
         calc_id,
@@ -379,63 +387,66 @@ def test_every_field_asks_for_the_numeric_keypad(page, site_url, calc_id: str) -
     assert modes and set(modes) == {"numeric"}
     negative = [i["id"] for i in MODELS[calc_id]["inputs"] if i["min"] < 0]
     for field in negative:  # the keypad has no minus key: a ± button beside each such cell
-        assert page.locator(f"[data-sign='{field}:0']").count() == 1
+        assert shared_page.locator(f"[data-sign='{field}:0']").count() == 1
 
 
-def test_sign_on_a_blank_cell_does_nothing(page, site_url) -> None:
-    page.goto(site_url + "en/" + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).fill("5")
-    page.locator("[data-sign='stability:0']").click()
-    assert cell(page, RANKED, "stability", 0).input_value() == ""
-    assert cell(page, RANKED, "stability", 0).get_attribute("aria-invalid") == "false"
-    assert total(page, RANKED, 0) == "5"
-    assert page.locator(".rs-calc__errors").first.inner_text() == ""
+def test_sign_on_a_blank_cell_does_nothing(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).fill("5")
+    shared_page.locator("[data-sign='stability:0']").click()
+    assert cell(shared_page, RANKED, "stability", 0).input_value() == ""
+    assert cell(shared_page, RANKED, "stability", 0).get_attribute("aria-invalid") == "false"
+    assert total(shared_page, RANKED, 0) == "5"
+    assert shared_page.locator(".rs-calc__errors").first.inner_text() == ""
 
 
-def test_a_lone_minus_typed_before_its_digits_is_not_an_error(page, site_url) -> None:
-    page.goto(site_url + "en/" + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).fill("5")
-    cell(page, RANKED, "stability", 0).fill("-")
-    assert total(page, RANKED, 0) == "5"
-    cell(page, RANKED, "stability", 0).fill("-3")
-    assert cell(page, RANKED, "stability", 0).get_attribute("aria-invalid") == "false"
+def test_a_lone_minus_typed_before_its_digits_is_not_an_error(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).fill("5")
+    cell(shared_page, RANKED, "stability", 0).fill("-")
+    assert total(shared_page, RANKED, 0) == "5"
+    cell(shared_page, RANKED, "stability", 0).fill("-3")
+    assert cell(shared_page, RANKED, "stability", 0).get_attribute("aria-invalid") == "false"
 
 
-def test_full_width_digits_are_read(page, site_url) -> None:
-    page.goto(site_url + "games/its-a-wonderful-world/score/")
-    cell(page, "its-a-wonderful-world", "card_vp", 0).fill("３１")
-    assert cell(page, "its-a-wonderful-world", "card_vp", 0).get_attribute("aria-invalid") == (
-        "false"
-    )
-    assert total(page, "its-a-wonderful-world", 0) == "31"
-    page.goto(site_url + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).fill("１２")
-    cell(page, RANKED, "stability", 0).fill("－２")
-    cell(page, RANKED, "vp", 1).fill("3")
-    assert page.locator(".rs-calc__errors").first.inner_text() == ""
-    assert total(page, RANKED, 0) != "—"
+def test_full_width_digits_are_read(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "games/its-a-wonderful-world/score/")
+    cell(shared_page, "its-a-wonderful-world", "card_vp", 0).fill("３１")
+    assert cell(shared_page, "its-a-wonderful-world", "card_vp", 0).get_attribute(
+        "aria-invalid"
+    ) == ("false")
+    assert total(shared_page, "its-a-wonderful-world", 0) == "31"
+    shared_page.goto(site_url + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).fill("１２")
+    cell(shared_page, RANKED, "stability", 0).fill("－２")
+    cell(shared_page, RANKED, "vp", 1).fill("3")
+    assert shared_page.locator(".rs-calc__errors").first.inner_text() == ""
+    assert total(shared_page, RANKED, 0) != "—"
 
 
 @pytest.mark.parametrize("second", ["1", ""], ids=["typed", "blank-is-column-2"])
-def test_cells_in_a_conflict_are_marked(page, site_url, second: str) -> None:
-    page.goto(site_url + "en/" + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).fill("5")
-    cell(page, RANKED, "order", 0).fill("1" if second else "2")
-    cell(page, RANKED, "order", 1).fill(second)
-    marked = [cell(page, RANKED, "order", p).get_attribute("aria-invalid") for p in (0, 1)]
+def test_cells_in_a_conflict_are_marked(shared_page, site_url, second: str) -> None:
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).fill("5")
+    cell(shared_page, RANKED, "order", 0).fill("1" if second else "2")
+    cell(shared_page, RANKED, "order", 1).fill(second)
+    marked = [cell(shared_page, RANKED, "order", p).get_attribute("aria-invalid") for p in (0, 1)]
     assert marked == ["true", "true"]
     assert (
-        "each player needs a different value" in page.locator(".rs-calc__errors").first.inner_text()
+        "each player needs a different value"
+        in shared_page.locator(".rs-calc__errors").first.inner_text()
     )
-    outline = cell(page, RANKED, "order", 1).evaluate("e => getComputedStyle(e).outlineStyle")
+    outline = cell(shared_page, RANKED, "order", 1).evaluate(
+        "e => getComputedStyle(e).outlineStyle"
+    )
     assert outline != "none"
 
 
-def test_keyboard_focus_is_visible(page, site_url) -> None:
-    page.goto(site_url + "en/" + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).focus()
-    page.keyboard.press("Tab")
-    style = page.evaluate(
+def test_keyboard_focus_is_visible(shared_page, site_url) -> None:
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).focus()
+    shared_page.keyboard.press("Tab")
+    style = shared_page.evaluate(
         "(() => { const s = getComputedStyle(document.activeElement);"
         " return [document.activeElement.dataset.field, s.outlineStyle, s.outlineWidth,"
         " s.boxShadow]; })()"
@@ -445,10 +456,8 @@ def test_keyboard_focus_is_visible(page, site_url) -> None:
     assert (outline_style != "none" and float(outline_width[:-2]) >= 2) or shadow != "none"
 
 
-def test_tap_targets_are_at_least_24px(browser, site_url) -> None:
+def test_tap_targets_are_at_least_24px(phone, site_url) -> None:
     """Buttons, fields and the rows' rule links; a checkbox's label is part of its target."""
-    context = browser.new_context(viewport={"width": 360, "height": 780})
-    phone = context.new_page()
     for path in sorted(set(PAGES.values())):
         phone.goto(site_url + path)
         boxes = phone.evaluate(
@@ -459,20 +468,19 @@ def test_tap_targets_are_at_least_24px(browser, site_url) -> None:
         )
         small = [b for b in boxes if b[1] < 24 or b[2] < 24]
         assert boxes and small == [], path
-    context.close()
 
 
 @pytest.mark.parametrize("lang", ["", "en/"])
-def test_first_cell_is_a_few_tabs_away(page, site_url, lang: str) -> None:
+def test_first_cell_is_a_few_tabs_away(shared_page, site_url, lang: str) -> None:
     """Tab to the theme's "Skip to content" link, Enter, then Tab on to the first score cell."""
-    page.goto(site_url + lang + RANKED_PAGE)
-    page.keyboard.press("Tab")
-    page.keyboard.press("Enter")
+    shared_page.goto(site_url + lang + RANKED_PAGE)
+    shared_page.keyboard.press("Tab")
+    shared_page.keyboard.press("Enter")
     presses = 1
-    while presses < 30 and page.evaluate("document.activeElement.dataset.field") is None:
-        page.keyboard.press("Tab")
+    while presses < 30 and shared_page.evaluate("document.activeElement.dataset.field") is None:
+        shared_page.keyboard.press("Tab")
         presses += 1
-    assert page.evaluate("document.activeElement.dataset.player") == "0"
+    assert shared_page.evaluate("document.activeElement.dataset.player") == "0"
     assert presses <= 5
 
 
@@ -495,41 +503,43 @@ def share_link_of_an_example(browser, site_url: str) -> str:
     return link
 
 
-def test_share_link_opens_beside_the_saved_sheet(browser, page, site_url) -> None:
+def test_share_link_opens_beside_the_saved_sheet(browser, shared_page, site_url) -> None:
     link = share_link_of_an_example(browser, site_url)
-    page.goto(site_url + "en/" + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).fill("7")
-    page.locator("[data-name='0']").first.fill("Mine")
-    page.goto(link)
-    bar = page.locator(RANKED_CALC + " .rs-calc__shared")
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).fill("7")
+    shared_page.locator("[data-name='0']").first.fill("Mine")
+    shared_page.goto(link)
+    bar = shared_page.locator(RANKED_CALC + " .rs-calc__shared")
     assert bar.is_visible() and "Shared sheet" in bar.inner_text()
-    assert page.locator("[data-name='0']").first.input_value() == "Ann"
-    assert "score-" not in page.evaluate("location.hash")  # the fragment is read, then cleared
-    assert saved_sheet(page)["names"][0] == "Mine"  # nothing written before "Keep it"
-    cell(page, RANKED, "vp", 1).fill("40")  # editing the shared sheet still saves nothing
-    assert saved_sheet(page)["values"]["vp"][0] == "7"
-    page.reload()  # the shared sheet (with its edit) stays on screen, still beside mine
-    assert bar.is_visible() and cell(page, RANKED, "vp", 1).input_value() == "40"
-    page.locator(RANKED_CALC + " [data-action='drop-shared']").click()
+    assert shared_page.locator("[data-name='0']").first.input_value() == "Ann"
+    assert "score-" not in shared_page.evaluate(
+        "location.hash"
+    )  # the fragment is read, then cleared
+    assert saved_sheet(shared_page)["names"][0] == "Mine"  # nothing written before "Keep it"
+    cell(shared_page, RANKED, "vp", 1).fill("40")  # editing the shared sheet still saves nothing
+    assert saved_sheet(shared_page)["values"]["vp"][0] == "7"
+    shared_page.reload()  # the shared sheet (with its edit) stays on screen, still beside mine
+    assert bar.is_visible() and cell(shared_page, RANKED, "vp", 1).input_value() == "40"
+    shared_page.locator(RANKED_CALC + " [data-action='drop-shared']").click()
     assert not bar.is_visible()
-    assert page.locator("[data-name='0']").first.input_value() == "Mine"
-    assert cell(page, RANKED, "vp", 0).input_value() == "7"
-    page.reload()
-    assert not bar.is_visible() and cell(page, RANKED, "vp", 0).input_value() == "7"
-    assert page.problems == []
+    assert shared_page.locator("[data-name='0']").first.input_value() == "Mine"
+    assert cell(shared_page, RANKED, "vp", 0).input_value() == "7"
+    shared_page.reload()
+    assert not bar.is_visible() and cell(shared_page, RANKED, "vp", 0).input_value() == "7"
+    assert shared_page.problems == []
 
 
-def test_keeping_a_shared_sheet_replaces_the_saved_one(browser, page, site_url) -> None:
+def test_keeping_a_shared_sheet_replaces_the_saved_one(browser, shared_page, site_url) -> None:
     link = share_link_of_an_example(browser, site_url)
-    page.goto(site_url + RANKED_PAGE)
-    cell(page, RANKED, "vp", 0).fill("7")
-    page.goto(link)
-    page.locator(RANKED_CALC + " [data-action='keep-shared']").click()
-    assert not page.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
-    assert saved_sheet(page)["names"][0] == "Ann"
-    page.reload()
-    assert page.locator("[data-name='0']").first.input_value() == "Ann"
-    assert not page.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
+    shared_page.goto(site_url + RANKED_PAGE)
+    cell(shared_page, RANKED, "vp", 0).fill("7")
+    shared_page.goto(link)
+    shared_page.locator(RANKED_CALC + " [data-action='keep-shared']").click()
+    assert not shared_page.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
+    assert saved_sheet(shared_page)["names"][0] == "Ann"
+    shared_page.reload()
+    assert shared_page.locator("[data-name='0']").first.input_value() == "Ann"
+    assert not shared_page.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
 
 
 def test_edits_to_a_shared_sheet_survive_a_reload(browser, site_url) -> None:
@@ -569,10 +579,8 @@ def test_loading_an_example_asks_before_replacing_a_sheet(page, site_url) -> Non
 
 @pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
 def test_three_players_fit_a_phone_and_names_and_totals_stay_in_view(
-    browser, site_url, calc_id: str
+    phone, site_url, calc_id: str
 ) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 740})
-    phone = context.new_page()
     phone.goto(site_url + "en/" + PAGES[calc_id])
     low, high = MODELS[calc_id]["players"]
     count = min(max(low, 3), high)
@@ -594,18 +602,15 @@ def test_three_players_fit_a_phone_and_names_and_totals_stay_in_view(
     panel = phone.locator(f".rs-calc[data-calculator='{calc_id}'] .rs-calc__panel")
     out = panel.locator(f"[data-standing='{count - 1}'] .rs-calc__standing-total")
     top, bottom = name.bounding_box()["y"], out.bounding_box()["y"] + out.bounding_box()["height"]
-    assert header - 1 <= top and bottom <= 740, (header, top, bottom)
+    assert header - 1 <= top and bottom <= PHONE["height"], (header, top, bottom)
     assert out.inner_text() == total(phone, calc_id, count - 1)
     cell(phone, calc_id, first_field, 0).focus()  # and near the top: the totals still show
     phone.evaluate("window.scrollBy(0, 40)")
     box = out.bounding_box()
-    assert header <= box["y"] and box["y"] + box["height"] <= 740, box
-    context.close()
+    assert header <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
 
 
-def test_help_waits_behind_a_tap_on_a_phone(browser, page, site_url) -> None:
-    context = browser.new_context(viewport={"width": 360, "height": 740})
-    phone = context.new_page()
+def test_help_waits_behind_a_tap_on_a_phone(phone, shared_page, site_url) -> None:
     phone.goto(site_url + "en/" + RANKED_PAGE)
     row = phone.locator(RANKED_CALC + " tbody tr").filter(has=phone.locator("[data-field='vp']"))
     help_text, toggle = row.locator(".rs-calc__help"), row.locator(".rs-calc__help-toggle")
@@ -615,10 +620,9 @@ def test_help_waits_behind_a_tap_on_a_phone(browser, page, site_url) -> None:
     assert help_text.is_visible() and toggle.get_attribute("aria-expanded") == "true"
     toggle.click()
     assert not help_text.is_visible()
-    context.close()
-    page.goto(site_url + "en/" + RANKED_PAGE)  # a wide screen shows it, no button
-    assert page.locator(RANKED_CALC + " .rs-calc__help").first.is_visible()
-    assert not page.locator(RANKED_CALC + " .rs-calc__help-toggle").first.is_visible()
+    shared_page.goto(site_url + "en/" + RANKED_PAGE)  # a wide screen shows it, no button
+    assert shared_page.locator(RANKED_CALC + " .rs-calc__help").first.is_visible()
+    assert not shared_page.locator(RANKED_CALC + " .rs-calc__help-toggle").first.is_visible()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -628,7 +632,7 @@ def test_shared_bar_and_open_help_have_no_serious_accessibility_violations(
     from tests.test_accessibility import serious_violations
 
     link = share_link_of_an_example(browser, site_url)
-    context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme=scheme)
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
     phone = context.new_page()
     phone.goto(site_url + "en/" + RANKED_PAGE)
     cell(phone, RANKED, "vp", 0).fill("7")

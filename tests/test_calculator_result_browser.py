@@ -19,7 +19,7 @@ from rulesite.scoring.command import score_input
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import input_values, setting_flags
 from rulesite.scoring.expr import evaluate
-from tests.helpers import REAL, REPO
+from tests.helpers import PHONE, REAL, REPO, accepting_dialogs
 from tests.site_checks import REAL_SITE, label
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,6 @@ CASES = {
     for calc_id in CALCULATORS
 }
 """The shared vectors of each calculator on the site (cases with conflicts never score)."""
-PHONE = {"width": 360, "height": 740}
 LONG_NAMES = ["王小明", "Maximilian"]
 """A three-character Chinese name and a ten-letter English one."""
 
@@ -46,14 +45,10 @@ def say(key: str, lang: str, **values: object) -> str:
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.problems = []
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    page.on("dialog", lambda d: d.accept())  # loading over a sheet asks first
-    yield page
-    context.close()
+def phone(shared_phone):
+    """The module's one phone page, storage cleared for each test (tests/conftest.py);
+    dialogs accepted (loading over a sheet asks first)."""
+    return accepting_dialogs(shared_phone)
 
 
 def root(calc_id: str) -> str:

@@ -19,6 +19,15 @@ from tests.test_calculator_browser import cell, total
 from tests.test_scoring_gallery import CALCULATORS
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(shared_page):
+    """Every test here takes the module's one desktop page, storage cleared for each test
+    (tests/conftest.py), instead of a new context's."""
+    return shared_page
+
+
 PAGE = "en/games/scoring-gallery/score/"
 
 

@@ -16,24 +16,19 @@ from rulesite.collate import reading_key
 from rulesite.pages import indexes
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import good_game_text, make_project, other_game, serve_site
+from tests.helpers import PHONE, good_game_text, make_project, other_game, serve_site
 from tests.site_checks import LANGS, label
 from tests.test_site import CATALOG
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 740}
 GAMES = CATALOG.games
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    new_page = context.new_page()
-    new_page.problems = []
-    new_page.on("pageerror", lambda e: new_page.problems.append(str(e)))
-    yield new_page
-    context.close()
+def phone(shared_phone):
+    """The module's one phone page, storage cleared for each test (tests/conftest.py)."""
+    return shared_phone
 
 
 def shown_titles(page) -> list[str]:

@@ -14,8 +14,9 @@ import pytest
 from playwright.sync_api import expect
 
 from rulesite.pages import registry
+from tests.helpers import PHONE, accepting_dialogs
 from tests.site_checks import REAL_SITE, label
-from tests.test_accessibility import serious_violations
+from tests.test_accessibility import serious_violations, settled
 from tests.test_scoring_engine import CATALOG
 
 pytestmark = pytest.mark.browser
@@ -66,22 +67,11 @@ def expected_row(calc_id: str, lang: str) -> tuple[str, str]:
 
 
 @pytest.fixture
-def phone(browser):
-    """A phone-sized page with downloads on; dialogs (confirm) accepted and recorded."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, accept_downloads=True)
-    page = context.new_page()
-    page.problems, page.dialogs = [], []
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
-
-    def on_dialog(dialog) -> None:
-        page.dialogs.append(dialog.type)
-        dialog.accept()
-
-    page.on("dialog", on_dialog)
-    yield page
-    assert page.problems == []
-    context.close()
+def phone(shared_phone):
+    """The module's one phone page (downloads on), storage cleared for each test
+    (tests/conftest.py); dialogs (confirm) accepted and recorded; no script or console error."""
+    yield accepting_dialogs(shared_phone)
+    assert shared_phone.problems == []
 
 
 def finish_example(page, site_url: str, lang: str, calc_id: str) -> None:
@@ -324,7 +314,7 @@ def test_export_csv_and_json_then_import_on_another_device(browser, phone, site_
     data = json.loads(exported)
     assert data["version"] == 1 and len(data["plays"]) == len(calc_ids)
     # Another device: a fresh browser profile, the file imported there.
-    other = browser.new_context(viewport={"width": 360, "height": 740})
+    other = browser.new_context(viewport=PHONE)
     try:
         page = other.new_page()
         page.goto(site_url + LANGS[lang] + HISTORY)
@@ -405,6 +395,7 @@ def test_a_malformed_import_is_refused_with_a_message(phone, site_url, text, rea
 
 def violations_in(page, axe_script: Path, selector: str) -> list[str]:
     """Every axe-core violation, of any impact, inside ``selector`` (the new views)."""
+    settled(page)
     page.add_script_tag(path=str(axe_script))
     found = page.evaluate(
         "async sel => (await axe.run({include: [[sel]]})).violations"

@@ -73,11 +73,21 @@ EMBEDDED = {"iframe", "img", "svg", "details", "object", "embed", "form", "input
 """Elements no data text may create inside the page content (the theme has its own icons)."""
 
 
-def made_by_a_template(attrs: dict[str, str | None]) -> bool:
-    """Whether an element is one our templates write (the player aid's drawing, a folded box):
-    they carry an ``rs-`` class, and no data text can set a class
-    (test_data_sets_no_title_class_or_data_attribute)."""
-    return (attrs.get("class") or "").startswith("rs-")
+TEMPLATE_EMBEDDED = {
+    ("svg", "rs-aid__diagram"),  # the player aid's drawing (_player_aid.md.j2)
+    ("svg", "rs-pad__qr"),  # the score pad's QR code (render/qr.py, with a site address)
+    ("details", "rs-calc__notes"),  # a calculator's notes, folded (score.md.j2)
+    ("details", "rs-checklist"),  # the setup checklist (_setup_checklist.md.j2)
+    ("input", "rs-checklist__tick"),  # a checklist step's tick box (_setup_checklist.md.j2)
+}
+"""The embedded elements our templates write into the page content, each with its exact class:
+no data text can set a class (test_data_sets_no_title_class_or_data_attribute), and any other
+such element in an article is a payload that got through."""
+
+
+def made_by_a_template(tag: str, attrs: dict[str, str | None]) -> bool:
+    """Whether an element is one our templates write (``TEMPLATE_EMBEDDED``)."""
+    return (tag, attrs.get("class") or "") in TEMPLATE_EMBEDDED
 
 
 class ActiveContentFinder(HTMLParser):
@@ -102,7 +112,7 @@ class ActiveContentFinder(HTMLParser):
                 self.found.append(f"<{tag} {name}={value!r}>")
         if tag == "article":
             self.in_article += 1
-        if self.in_article and tag in EMBEDDED and not made_by_a_template(named):
+        if self.in_article and tag in EMBEDDED and not made_by_a_template(tag, named):
             self.found.append(f"<{tag}> in the page content")
         if tag == "script":
             self.script = named
@@ -202,6 +212,15 @@ def test_the_finder_finds_active_content() -> None:
     assert active_content("<article><img src=x></article>") != []
     assert active_content("<script>alert(1)</script>") != []
     assert active_content('<meta content="&lt;svg onload=x&gt;">') == []
+    # What the templates write passes; the same element with another class, or another
+    # element with a template's class, is found.
+    for tag, css in TEMPLATE_EMBEDDED:
+        assert active_content(f'<article><{tag} class="{css}"></article>') == []
+    assert active_content('<article><svg class="rs-aid"></svg></article>') != []
+    assert active_content('<article><svg class="rs-aid__diagram x"></svg></article>') != []
+    assert active_content('<article><input class="rs-checklist"></article>') != []
+    assert active_content('<article><details class="rs-calc__notes2"></article>') != []
+    assert active_content("<article><details open></article>") != []
 
 
 def test_ids_are_unique_and_the_theme_config_is_the_only_config(hostile_site) -> None:

@@ -11,6 +11,14 @@ from tests.test_gallery_browser import PAGE, gallery_url  # noqa: F401 - the gal
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def page(shared_page):
+    """Every test here takes the module's one desktop page, storage cleared for each test
+    (tests/conftest.py), instead of a new context's."""
+    return shared_page
+
+
 RULES = "games/nations/rules/"
 FAQ = "games/nations/faq/"
 

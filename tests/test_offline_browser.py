@@ -24,7 +24,7 @@ import pytest
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import good_game_text, make_project, other_game
+from tests.helpers import PHONE, good_game_text, make_project, other_game
 from tests.site_checks import LANGS, REAL_SITE
 from tests.test_browser import search
 
@@ -38,7 +38,6 @@ QUERIES = {"zh": "平手", "en": "tie"}
 """A word of one of its rulings."""
 READY = f"html[data-offline-ready='{GAME}']"
 """offline-save.js marks a game's page once the game's marker is in the worker's cache."""
-PHONE = {"width": 360, "height": 740}
 FEEDBACK = "https://example.org/issues/new?title={game}%20{ruling}&labels=rule_question"
 """The fixture site's feedback address (data/site.yaml feedback.url)."""
 

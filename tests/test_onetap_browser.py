@@ -8,12 +8,12 @@ import re
 
 import pytest
 
+from tests.helpers import PHONE
 from tests.site_checks import LANGS, PAGES, label, page_kinds, page_paths
 from tests.test_site import CATALOG
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 780}
 GAMES = CATALOG.games
 LISTED = {
     "rules": lambda game: (
@@ -28,15 +28,10 @@ the setup tables of their own and the glossary)."""
 
 
 @pytest.fixture
-def phone(browser):
-    """A 360 px wide page that records script errors (failed requests are
-    test_browser.py's business)."""
-    context = browser.new_context(viewport=PHONE)
-    new_page = context.new_page()
-    new_page.problems = []
-    new_page.on("pageerror", lambda e: new_page.problems.append(str(e)))
-    yield new_page
-    context.close()
+def phone(shared_phone):
+    """Every check here only loads and reads pages (a filter is reset, a sort is a click): the
+    module's one phone page (tests/conftest.py)."""
+    return shared_phone
 
 
 def script_errors(page) -> list[str]:
@@ -82,11 +77,9 @@ def test_jump_list_reaches_every_section_in_one_tap_on_a_phone(
 
 
 def test_jump_list_works_by_keyboard_and_gives_way_to_the_toc_on_a_desktop(
-    browser, page, site_url
+    phone, page, site_url
 ) -> None:
     game = GAMES[0]
-    context = browser.new_context(viewport=PHONE)
-    phone = context.new_page()
     phone.goto(game_url(site_url, "zh", game, "faq"))
     # Tab from the top of the page: the list's first link comes within a few steps.
     for _ in range(30):
@@ -96,7 +89,6 @@ def test_jump_list_works_by_keyboard_and_gives_way_to_the_toc_on_a_desktop(
     assert phone.evaluate("document.activeElement.getAttribute('href')") == f"#{game.faq[0].id}"
     phone.keyboard.press("Enter")
     phone.wait_for_url(f"**#{game.faq[0].id}")
-    context.close()
     # A desktop has Material's table of contents at the right: the jump list is not shown.
     page.goto(game_url(site_url, "zh", game, "faq"))
     assert not page.locator("nav.rs-jump").is_visible()
@@ -107,7 +99,8 @@ def test_jump_list_works_by_keyboard_and_gives_way_to_the_toc_on_a_desktop(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_topic_tag_lands_on_a_page_listing_its_ruling(page, site_url, lang) -> None:
+def test_every_topic_tag_lands_on_a_page_listing_its_ruling(shared_page, site_url, lang) -> None:
+    page = shared_page
     tags: dict[str, set[str]] = {}  # topic URL -> the rulings tagged with it
     for game in GAMES:
         page.goto(game_url(site_url, lang, game, "faq"))
@@ -200,7 +193,8 @@ def test_filters_combine_and_keyboard_reaches_them(phone, site_url) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_sorting_by_a_column_heading(page, site_url, lang) -> None:
+def test_sorting_by_a_column_heading(shared_page, site_url, lang) -> None:
+    page = shared_page
     page.goto(site_url + LANGS[lang] + "games/")
     weight = page.locator('#rs-games th[data-sort="weight"]')
     by_weight = [g.title.get(lang) for g in sorted(GAMES, key=lambda g: g.card.weight)]

@@ -157,14 +157,11 @@ def addressed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport={"width": 360, "height": 740})
-    page = context.new_page()
-    page.problems = []
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    yield page
-    assert page.problems == []
-    context.close()
+def phone(shared_phone):
+    """The module's one phone page, storage and print media cleared for each test
+    (tests/conftest.py); no script error may happen on it."""
+    yield shared_phone
+    assert shared_phone.problems == []
 
 
 def display(page, selector: str) -> list[str]:

@@ -304,28 +304,25 @@ def said_through_a_synonym(row: Query, page_text: str) -> bool:
     [row for row in ROWS if row.within == 3][::4],
     ids=lambda row: row.id,
 )
-def test_following_the_first_result_highlights_the_query(browser, site_url, row: Query) -> None:
+def test_following_the_first_result_highlights_the_query(
+    search_page, shared_page, site_url, row: Query
+) -> None:
     root = site_url + LANGS[row.lang]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        page = context.new_page()
-        page.goto(root + row.start)
-        first = result_links(page, row.text)[0]
-        _, highlight = location(first, root)
-        page.goto(first)
-        page.wait_for_load_state("load")
-        text = page.locator("article").inner_text().replace("\u200b", "").casefold()
-        words = [w for w in highlight.casefold().split() if w in text]
-        if words:
-            # Some mark shows (a mark inside the folded setup checklist is there but hidden).
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('article mark')]"
-                ".some(mark => mark.getClientRects().length)",
-                timeout=5_000,
-            )
-        else:
-            # Only a query found through a synonym (平局 on a page that says 平手) may land on a
-            # page without its words: it must be a glossary alias of a term named on the page.
-            assert said_through_a_synonym(row, text), f"{row.id}: {first} has none of its words"
-    finally:
-        context.close()
+    first = result_links(search_page(root + row.start), row.text)[0]
+    _, highlight = location(first, root)
+    page = shared_page  # the result opened on a page of its own, as a click would open it
+    page.goto(first)
+    page.wait_for_load_state("load")
+    text = page.locator("article").inner_text().replace("\u200b", "").casefold()
+    words = [w for w in highlight.casefold().split() if w in text]
+    if words:
+        # Some mark shows (a mark inside the folded setup checklist is there but hidden).
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('article mark')]"
+            ".some(mark => mark.getClientRects().length)",
+            timeout=5_000,
+        )
+    else:
+        # Only a query found through a synonym (平局 on a page that says 平手) may land on a
+        # page without its words: it must be a glossary alias of a term named on the page.
+        assert said_through_a_synonym(row, text), f"{row.id}: {first} has none of its words"

@@ -13,7 +13,6 @@ from tests.test_site import CATALOG
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 740}
 READY = """() => {
   const meta = document.querySelector('.md-search-result__meta');
   return meta && !/初始化|Initializing/.test(meta.textContent);
@@ -26,13 +25,9 @@ ANSWERED = """text => {
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    new_page = context.new_page()
-    new_page.problems = []
-    new_page.on("pageerror", lambda e: new_page.problems.append(str(e)))
-    yield new_page
-    context.close()
+def phone(shared_phone):
+    """The module's one phone page, storage cleared for each test (tests/conftest.py)."""
+    return shared_phone
 
 
 def search(page, text: str) -> None:

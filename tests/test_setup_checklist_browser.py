@@ -15,11 +15,10 @@ from rulesite.catalog import load_catalog
 from rulesite.engine.projects import site_path
 from rulesite.model import Game
 from rulesite.project import Project
-from tests.helpers import REAL
+from tests.helpers import PHONE, REAL
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 740}
 CATALOG = load_catalog(Project(REAL))
 LANGS = [site_path(language) for language in CATALOG.site.languages]
 AID_GAMES = [game for game in CATALOG.games if game.aid and game.aid.phases]
@@ -48,17 +47,6 @@ def counts_with_steps(game: Game) -> list[int]:
     return [count for count in players if step_count(game, count)]
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.problems = []
-    page.on("pageerror", lambda error: page.problems.append(str(error)))
-    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
-    yield page
-    context.close()
-
-
 def rules_url(site_url: str, lang: str, game: Game) -> str:
     return f"{site_url}{lang}games/{game.slug}/rules/"
 
@@ -66,10 +54,10 @@ def rules_url(site_url: str, lang: str, game: Game) -> str:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", AID_GAMES, ids=lambda game: game.slug)
 def test_the_aid_is_on_the_first_screens_with_a_readable_drawing(
-    phone, site_url, lang: str, game: Game
+    shared_phone, site_url, lang: str, game: Game
 ) -> None:
-    phone.goto(rules_url(site_url, lang, game))
-    aid = phone.locator("section.rs-aid")
+    shared_phone.goto(rules_url(site_url, lang, game))
+    aid = shared_phone.locator("section.rs-aid")
     box = aid.bounding_box()
     assert box is not None and box["y"] < PHONE["height"]  # it starts on the first screen
     svg = aid.locator("svg.rs-aid__diagram")
@@ -82,31 +70,35 @@ def test_the_aid_is_on_the_first_screens_with_a_readable_drawing(
     # The whole round's structure (drawing and list) fits in the first two screens.
     phases = aid.locator("ol.rs-aid__phases").bounding_box()
     assert phases["y"] + phases["height"] <= 2 * PHONE["height"]
-    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert phone.problems == []
+    assert shared_phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert shared_phone.problems == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", AID_GAMES, ids=lambda game: game.slug)
-def test_each_phase_link_lands_on_its_section(phone, site_url, lang: str, game: Game) -> None:
-    phone.goto(rules_url(site_url, lang, game))
-    links = phone.locator("ol.rs-aid__phases a")
+def test_each_phase_link_lands_on_its_section(
+    shared_phone, site_url, lang: str, game: Game
+) -> None:
+    shared_phone.goto(rules_url(site_url, lang, game))
+    links = shared_phone.locator("ol.rs-aid__phases a")
     assert links.count() == len(game.aid.phases)
     for index, phase in enumerate(game.aid.phases):
         assert links.nth(index).get_attribute("href") == f"#{phase.rule}"
-        assert phone.locator(f"[id='{phase.rule}']").count() == 1
+        assert shared_phone.locator(f"[id='{phase.rule}']").count() == 1
     last = game.aid.phases[-1]
     links.nth(len(game.aid.phases) - 1).click()
-    phone.wait_for_function("id => location.hash === '#' + id", arg=last.rule)
-    heading = phone.locator(f"[id='{last.rule}']").bounding_box()
+    shared_phone.wait_for_function("id => location.hash === '#' + id", arg=last.rule)
+    heading = shared_phone.locator(f"[id='{last.rule}']").bounding_box()
     assert heading is not None and 0 <= heading["y"] < PHONE["height"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", AID_GAMES, ids=lambda game: game.slug)
-def test_printed_the_aid_fits_one_page_of_its_own(browser, site_url, lang: str, game: Game) -> None:
-    context = browser.new_context(viewport=A4_PRINTABLE)
-    page = context.new_page()
+def test_printed_the_aid_fits_one_page_of_its_own(
+    shared_page, site_url, lang: str, game: Game
+) -> None:
+    page = shared_page  # the module's page, back to its own size and media for the next test
+    page.set_viewport_size(A4_PRINTABLE)
     page.emulate_media(media="print")
     page.goto(rules_url(site_url, lang, game))
     aid = page.locator("section.rs-aid")
@@ -115,7 +107,6 @@ def test_printed_the_aid_fits_one_page_of_its_own(browser, site_url, lang: str, 
     assert page.locator("svg.rs-aid__diagram").is_visible()
     assert aid.evaluate("a => getComputedStyle(a).breakAfter") == "page"
     assert not page.locator("details.rs-checklist").is_visible()  # a control means nothing on paper
-    context.close()
 
 
 def pdf_pages(pdf: bytes) -> int:
@@ -125,20 +116,24 @@ def pdf_pages(pdf: bytes) -> int:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", AID_GAMES, ids=lambda game: game.slug)
-def test_printed_to_a4_the_aid_is_the_first_page(page, site_url, lang: str, game: Game) -> None:
-    page.goto(rules_url(site_url, lang, game))
+def test_printed_to_a4_the_aid_is_the_first_page(
+    shared_page, site_url, lang: str, game: Game
+) -> None:
+    shared_page.goto(rules_url(site_url, lang, game))
     # The title and the aid alone: one page, so the aid fits one.
-    page.evaluate(
+    shared_page.evaluate(
         """() => { const aid = document.querySelector("section.rs-aid");
             while (aid.nextElementSibling) aid.nextElementSibling.remove(); }"""
     )
-    assert pdf_pages(page.pdf(format="A4")) == 1
+    assert pdf_pages(shared_page.pdf(format="A4")) == 1
     # One short line after it starts a second page: the rules follow on their own.
-    page.evaluate(
+    shared_page.evaluate(
         """() => document.querySelector("section.rs-aid").after(document.createElement("p"))"""
     )
-    page.evaluate("""() => { document.querySelector("section.rs-aid + p").textContent = "x"; }""")
-    assert pdf_pages(page.pdf(format="A4")) == 2
+    shared_page.evaluate(
+        """() => { document.querySelector("section.rs-aid + p").textContent = "x"; }"""
+    )
+    assert pdf_pages(shared_page.pdf(format="A4")) == 2
 
 
 def open_checklist(page):
@@ -233,24 +228,24 @@ def test_without_javascript_the_setup_tables_stay_and_no_checklist_shows(
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", CHECKLIST_GAMES, ids=lambda game: game.slug)
 def test_axe_finds_nothing_serious_with_the_checklist_open(
-    phone, site_url, axe_script: Path, lang: str, game: Game, scheme: str
+    shared_phone, site_url, axe_script: Path, lang: str, game: Game, scheme: str
 ) -> None:
-    phone.emulate_media(color_scheme=scheme)
-    phone.goto(rules_url(site_url, lang, game))
-    checklist = open_checklist(phone)
+    shared_phone.emulate_media(color_scheme=scheme)
+    shared_phone.goto(rules_url(site_url, lang, game))
+    checklist = open_checklist(shared_phone)
     visible_steps(checklist).first.locator("input").check()
     # The whole page: nothing serious, but for one thing that is not this view's: on a phone a
     # wide setup table scrolls sideways in Material's wrapper, which takes no keyboard focus
     # (scrollable-region-focusable; on the desktop, where test_accessibility looks, it fits).
-    phone.add_script_tag(path=str(axe_script))
-    found = phone.evaluate(
+    shared_phone.add_script_tag(path=str(axe_script))
+    found = shared_phone.evaluate(
         """async () => (await axe.run(document, {rules: {"scrollable-region-focusable":
             {enabled: false}}})).violations.filter(v => ["serious", "critical"].includes(v.impact))
             .map(v => v.id + ": " + v.help)"""
     )
     assert found == []
     # The new views themselves: no violation of any impact.
-    found = phone.evaluate(
+    found = shared_phone.evaluate(
         """async () => (await axe.run({include: [["section.rs-aid"], ["details.rs-checklist"]]}))
             .violations.map(v => v.id + ": " + v.help + " " + v.nodes.map(n => n.target).join())"""
     )

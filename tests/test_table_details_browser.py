@@ -11,22 +11,31 @@ import pytest
 
 from rulesite.engine import build_date
 from rulesite.engine.projects import source_date_epoch
+from tests.helpers import PHONE, forgetting
 from tests.site_checks import LANGS, REAL_SITE, page_kinds
 from tests.test_site import CATALOG
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 360, "height": 740}
 SCHEMES = {"light": "default", "dark": "slate"}
 
 
-@pytest.fixture(params=["pointer", "touch"])
-def phone(browser, request) -> Iterator[object]:
-    """A 360 × 740 page; "touch" is a phone without hover (Material hides ¶ until hover)."""
+@pytest.fixture(scope="module", params=["pointer", "touch"])
+def device(browser, request) -> Iterator[object]:
+    """A 360 × 740 page for the module; "touch" is a phone without hover (Material hides ¶
+    until hover)."""
     touch = request.param == "touch"
     context = browser.new_context(viewport=PHONE, is_mobile=touch, has_touch=touch)
-    yield context.new_page()
+    page = context.new_page()
+    page.problems, page.home_viewport = [], PHONE
+    yield page
     context.close()
+
+
+@pytest.fixture
+def phone(device) -> object:
+    """The module's page of one kind of phone, as a new one for each test."""
+    return forgetting(device)
 
 
 def _rgba(value: str) -> tuple[float, float, float, float]:

@@ -30,7 +30,14 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite.engine import build_date, offline, search_pieces, search_split, sitemap
+from rulesite.engine import (
+    build_date,
+    offline,
+    search_chunks,
+    search_pieces,
+    search_split,
+    sitemap,
+)
 from rulesite.engine.search_terms import add_search_terms, prepare_jieba
 from rulesite.engine.search_words import read_synonyms
 
@@ -66,6 +73,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._page_urls: list[str] = []
         self._written: set[str] = set()
         self._built = offline.BuiltPages()
+        self._language: str | None = None
 
     def on_startup(self, *, command, dirty) -> None:
         # Under `serve`, builds may be dirty: the plugin keeps the search pieces for them.
@@ -79,6 +87,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         return config
 
     def on_pre_build(self, *, config) -> None:
+        self._language = config.theme.get("language")
         self._games = set()
         self._written = set()
         self._built = offline.BuiltPages()
@@ -97,7 +106,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         return env
 
     def on_page_context(self, context, *, page, config, nav):
-        # A game's pages name the game's shard; the theme loads assets/search-shards.js for it.
+        # Every page points the theme's search at the chunked index's worker; a game's pages
+        # name the game's shard (saved with it for offline reading, searched offline).
+        context["rulesite_search_chunks"] = self.config.split_search
         if self.config.split_search:
             slug = search_split.game_of(page.url)
             context["rulesite_search_shard"] = search_split.shard_path(slug) if slug else None
@@ -144,4 +155,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         words = read_synonyms(synonyms) if synonyms else None
         split = search_split.split_index(index, words, self._games)
         search_split.write_split(search_dir, split)
+        # The index the theme's worker reads a chunk at a time replaces the site-level one; the
+        # shards stay, for the games saved for offline reading (engine/search_chunks.py).
+        lang = str(self._language or "en")
+        chunked = search_chunks.from_material(index, lang.split("_")[0].split("-")[0], words)
+        search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
         log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))

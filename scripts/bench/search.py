@@ -80,7 +80,7 @@ class Figure:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -104,7 +104,9 @@ def _gz(data: bytes) -> int:
 _TYPED = """() => {
   window.__typed = null; window.__shown = null;
   const input = document.querySelector('input.md-search__input');
-  input.addEventListener('keyup', () => { window.__typed = performance.now(); window.__shown = null; }, true);
+  input.addEventListener('keyup', () => {
+    window.__typed = performance.now(); window.__shown = null;
+  }, true);
   new MutationObserver(() => {
     const list = document.querySelector('.md-search-result__list');
     if (window.__typed !== null && window.__shown === null && list && list.children.length)
@@ -188,14 +190,14 @@ def pagefind_site(site: Path, python: str, scratch: Path, say: Say) -> tuple[Pat
     return copy, seconds
 
 
-_PAGEFIND = """async (query) => {
+_PAGEFIND = """async ([query, fragments]) => {
   const pf = await import('./pagefind/pagefind.js');
   await pf.init();
   const t0 = performance.now();
   const found = await pf.search(query);
-  await Promise.all(found.results.slice(0, %d).map(r => r.data()));
+  await Promise.all(found.results.slice(0, fragments).map(r => r.data()));
   return {n: found.results.length, ms: performance.now() - t0};
-}""" % FRAGMENTS
+}"""
 
 
 def measure_pagefind(base: str, site: Path, lang: str, query: str, browser) -> Figure:
@@ -208,7 +210,7 @@ def measure_pagefind(base: str, site: Path, lang: str, query: str, browser) -> F
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
     page.goto(base + probe.name)
-    found = page.evaluate(_PAGEFIND, query)
+    found = page.evaluate(_PAGEFIND, [query, FRAGMENTS])
     total = 0
     for request in fetched:
         if "/pagefind/" not in request.url:

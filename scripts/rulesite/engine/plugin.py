@@ -87,7 +87,8 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         return config
 
     def on_pre_build(self, *, config) -> None:
-        self._language = config.theme.get("language")
+        theme = config.get("theme")  # the language names the stop words of the chunked index
+        self._language = theme.get("language") if theme else None
         self._games = set()
         self._written = set()
         self._built = offline.BuiltPages()

@@ -17,8 +17,9 @@ theme's worker (``assets/search-worker.js``) reads a piece at a time:
 
 A query fetches the chunks of its words and the parts of its best pages only: the same download
 from every page of the site, so the same query gives the same results wherever it is typed.
-Weights are BM25 per field times the field's boost (the boosts of ``config.fields``), stored as a
-small integer on a log scale (``weight`` / ``search-worker.js: weightOf``).
+A ruling's section number is written ``-1 - section`` (``RULING_BOOST``). Weights are BM25 per
+field times the field's boost (the boosts of ``config.fields``), stored as a small integer on a
+log scale (``weight`` / ``search-worker.js: weightOf``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from rulesite.engine.search_split import (
     WORDS_FIELD,
     SynonymFinder,
     Tokenizer,
+    _is_kind,
     _titles_only,
     dump,
     game_of,
@@ -59,22 +61,159 @@ PART = 48
 """Documents per part of a page's documents (a glossary page has hundreds)."""
 TEXT_LIMIT = 1_200
 """Characters of a document's plain text kept for its snippet."""
+RULING_BOOST = 2.0
+"""A ruling (a section of a game's FAQ) is marked in its postings (its section number as
+``-1 - section``): the worker weighs rulings more when the query is a question (平票怎么算: the
+tie rulings first), and like any section when it is a word (晶体: where the rules explain it)."""
 K1, B = 1.2, 0.75
 """BM25's constants, lunr's."""
 STOP_WORDS = {
-    "en": (
-        "a able about across after all almost also am among an and any are as at be because been "
-        "but by can cannot could dear did do does either else ever every for from get got had has "
-        "have he her hers him his how however i if in into is it its just least let like likely "
-        "may me might most must my neither no nor not of off often on only or other our own rather "
-        "said say says she should since so some than that the their them then there these they "
-        "this tis to too twas us wants was we were what when where which while who whom why will "
-        "with would yet you your"
-    ).split(),
-    "zh": (
-        "的 了 吗 呢 吧 啊 么 怎么 怎样 怎么样 如何 什么 为什么 是否 是不是 哪 哪些 哪个 请问 "
-        "呀 嘛 就是 还是"
-    ).split(),
+    "en": [
+        "a",
+        "able",
+        "about",
+        "across",
+        "after",
+        "all",
+        "almost",
+        "also",
+        "am",
+        "among",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "but",
+        "by",
+        "can",
+        "cannot",
+        "could",
+        "dear",
+        "did",
+        "do",
+        "does",
+        "either",
+        "else",
+        "ever",
+        "every",
+        "for",
+        "from",
+        "get",
+        "got",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "however",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "just",
+        "least",
+        "let",
+        "like",
+        "likely",
+        "may",
+        "me",
+        "might",
+        "most",
+        "must",
+        "my",
+        "neither",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "off",
+        "often",
+        "on",
+        "only",
+        "or",
+        "other",
+        "our",
+        "own",
+        "rather",
+        "said",
+        "say",
+        "says",
+        "she",
+        "should",
+        "since",
+        "so",
+        "some",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "tis",
+        "to",
+        "too",
+        "twas",
+        "us",
+        "wants",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "yet",
+        "you",
+        "your",
+    ],
+    "zh": [
+        "的",
+        "了",
+        "吗",
+        "呢",
+        "吧",
+        "啊",
+        "么",
+        "怎么",
+        "怎样",
+        "怎么样",
+        "如何",
+        "什么",
+        "为什么",
+        "是否",
+        "是不是",
+        "哪",
+        "哪些",
+        "哪个",
+        "请问",
+        "呀",
+        "嘛",
+        "就是",
+        "还是",
+    ],
 }
 """Words a question is made of that find nothing (lunr's English list; Chinese question words):
 left out of the index and of queries, so 平票怎么算 searches 平票 and 算."""
@@ -116,7 +255,9 @@ def from_material(index: dict[str, Any], lang: str, words: SearchWords | None = 
     glossary, which repeats every game's terms) are indexed by their titles only, and show their
     text."""
     config = {**index["config"], "fields": {**index["config"]["fields"], **WORDS_FIELD}}
-    del config["fields"][SECTIONS]  # a hit's page is shown with it: no page needs its sections' words
+    del config["fields"][
+        SECTIONS
+    ]  # a hit's page is shown with it: no page needs its sections' words
     finder = SynonymFinder(words or SearchWords({}), Tokenizer(config["separator"]))
     docs = [finder.with_words(doc) for doc in index["docs"]]
     indexed = [shortened(doc) if _titles_only(doc["location"]) else doc for doc in docs]
@@ -138,7 +279,8 @@ def build(
         if (slug := game_of(doc["location"])) and doc["location"] == f"games/{slug}/"
     }
     counts = _field_counts(indexed, tokens, boosts, stop)
-    postings = _postings(counts, places, boosts)
+    rulings = [_is_ruling(doc["location"]) for doc in indexed]
+    postings = _postings(counts, places, boosts, rulings)
     chunked = Chunked(manifest={})
     for key, words in _cut(postings).items():
         chunked.chunks[key] = {word: _flat(postings[word]) for word in sorted(words)}
@@ -153,6 +295,7 @@ def build(
                 "chunks": sorted(chunked.chunks),
                 "docs": len(indexed),
                 "part": PART,
+                "ruling": RULING_BOOST,
                 "stop": sorted(stop),
             },
         },
@@ -175,6 +318,11 @@ def _pages(docs: list[dict[str, Any]]) -> tuple[list[list[dict[str, Any]]], list
         places.append((numbers[page], len(pages[numbers[page]])))
         pages[numbers[page]].append(doc)
     return pages, places
+
+
+def _is_ruling(location: str) -> bool:
+    page, _, anchor = location.partition("#")
+    return bool(anchor) and _is_kind(page, "faq")
 
 
 def _shown(doc: dict[str, Any], games: dict[str, str]) -> list[str]:
@@ -209,8 +357,10 @@ def _postings(
     counts: list[dict[str, dict[str, int]]],
     places: list[tuple[int, int]],
     boosts: dict[str, float],
+    rulings: list[bool],
 ) -> dict[str, list[tuple[int, int, int]]]:
-    """Word → (page, section, weight), the heaviest ``POSTINGS_LIMIT`` in index order."""
+    """Word → (page, section, weight), the heaviest ``POSTINGS_LIMIT`` in index order; a
+    ruling's section as ``-1 - section``."""
     lengths: dict[str, list[int]] = {name: [] for name in boosts}
     for fields in counts:
         for name, counted in fields.items():
@@ -226,11 +376,14 @@ def _postings(
                 scores[word] = scores.get(word, 0.0) + boosts[name] * part
         page, section = places[number]
         for word, score in scores.items():
-            found.setdefault(word, []).append((page, section, weight(score)))
+            marked = -1 - section if rulings[number] else section
+            found.setdefault(word, []).append((page, marked, weight(score)))
     for word, rows in found.items():
         if len(rows) > POSTINGS_LIMIT:
             kept = sorted(rows, key=lambda row: -row[2])[:POSTINGS_LIMIT]
-            found[word] = sorted(kept)
+            found[word] = sorted(
+                kept, key=lambda row: (row[0], row[1] if row[1] >= 0 else -1 - row[1])
+            )
     return found
 
 
@@ -273,7 +426,7 @@ def _cut(postings: dict[str, list[tuple[int, int, int]]]) -> dict[str, list[str]
 
 
 def chunk_file(key: str) -> str:
-    """A chunk's file name: the key's code points in hexadecimal (any character, any file system)."""
+    """A chunk's file name: the key's code points in hexadecimal (any character, any system)."""
     return "-".join(f"{ord(char):x}" for char in key) + ".json"
 
 

@@ -147,6 +147,8 @@ function segment(run) {
   return from(0);
 }
 
+// The query's words, and whether it is a question (question words left out, or three words or more:
+// two are often one term, "war strength").
 function queryWords(text) {
   var pieces = text.toLowerCase().split(separator);
   var runs = [];
@@ -163,15 +165,17 @@ function queryWords(text) {
   ).then(function (lists) {
     var seen = new Set();
     var words = [];
+    var dropped = false;
     lists.forEach(function (list) {
       list.forEach(function (word) {
-        if (!stop.has(word) && !seen.has(word)) {
+        if (stop.has(word)) dropped = true;
+        else if (!seen.has(word)) {
           seen.add(word);
           words.push(word);
         }
       });
     });
-    return words;
+    return { words: words, question: dropped || words.length > 2 };
   });
 }
 
@@ -181,7 +185,7 @@ function weightOf(value) {
 
 // Per query word, the index words it finds (itself, and the words it begins at half weight),
 // each document's best.
-function postings(word) {
+function postings(word, question) {
   return Promise.all(chunksFor(word).map(chunk)).then(function (found) {
     var best = new Map();
     var matched = [];
@@ -196,8 +200,11 @@ function postings(word) {
         var page = 0;
         for (var i = 0; i < list.length; i += 3) {
           page += list[i];
-          var key = page + "-" + list[i + 1];
-          var score = weightOf(list[i + 2]) * idf * factor;
+          var section = list[i + 1];
+          var ruling = section < 0; // a ruling: weighs more when the query is a question
+          if (ruling) section = -1 - section;
+          var key = page + "-" + section;
+          var score = weightOf(list[i + 2]) * idf * factor * (ruling && question ? meta.ruling || 1 : 1);
           if (!best.has(key) || best.get(key) < score) best.set(key, score);
         }
       });
@@ -327,9 +334,11 @@ function items(groups, words, regex) {
 
 function search(text) {
   if (!meta) return Promise.resolve({ items: [] });
-  return queryWords(text).then(function (words) {
+  return queryWords(text).then(function (query) {
+    var words = query.words;
     if (!words.length) return { items: [] };
-    return Promise.all(words.map(postings)).then(
+    var found = words.map(function (word) { return postings(word, query.question); });
+    return Promise.all(found).then(
       function (found) {
         var shownWords = words.slice();
         found.forEach(function (term) { shownWords = shownWords.concat(term.matched.slice(0, 20)); });

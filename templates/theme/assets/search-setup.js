@@ -2,7 +2,8 @@
 // Runs before Material's bundle and points the theme's search at assets/search-worker.js, which
 // speaks Material's worker messages but fetches only the index chunks a query needs. Material
 // names its worker in the page's configuration (#__config, its "search" entry); this is the one
-// entry changed. data-shard names the game's shard, which the worker searches offline.
+// entry changed. data-index (the manifest Material loads) and data-shard (the game's shard, which
+// the worker searches offline) name files for the offline lists (engine/offline.py).
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -10,7 +11,7 @@
   if (!script || !element || !window.Worker) return;
   try {
     var config = JSON.parse(element.textContent);
-    config.search = new URL(script.getAttribute("data-worker"), document.baseURI).href;
+    config.search = new URL(script.getAttribute("data-search-worker"), document.baseURI).href;
     element.textContent = JSON.stringify(config);
   } catch (error) {
     // Without it, Material's own worker searches the manifest: no results, no harm.

@@ -118,9 +118,14 @@ function known(word) {
   if (stop.has(word)) return Promise.resolve(true);
   var key = home(word);
   if (!key) return Promise.resolve(false);
-  return chunk(key).then(function (words) {
-    return Object.prototype.hasOwnProperty.call(words, word);
-  });
+  return chunk(key).then(
+    function (words) {
+      return Object.prototype.hasOwnProperty.call(words, word);
+    },
+    function () {
+      return false; // offline: the run is searched as typed (offlineSearch)
+    }
+  );
 }
 
 // A run of Han characters as words: at each place the longest word the index (or the stop
@@ -175,7 +180,7 @@ function queryWords(text) {
         }
       });
     });
-    return { words: words, question: dropped || words.length > 2 };
+    return { words: words, runs: runs, question: dropped || words.length > 2 };
   });
 }
 
@@ -348,14 +353,15 @@ function search(text) {
         });
       },
       function (error) {
-        return offlineSearch(words, error);
+        return offlineSearch(query.runs.filter(function (run) { return !stop.has(run); }), error);
       }
     );
   });
 }
 
 // Offline: the chunks are not in the cache, but each saved game's shard is (engine/offline.py);
-// its documents are searched word by word, the page's own text as Material's index has it.
+// its documents are searched for each piece of the query as typed (a run of Han characters
+// whole, as it cannot be split without the chunks).
 function offlineSearch(words, error) {
   if (!self.caches) throw error;
   if (!offline) offline = loadShards();

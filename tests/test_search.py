@@ -383,17 +383,23 @@ def chunked_postings(search: Path) -> tuple[list[list[str]], dict[str, set[str]]
         pages[page][number * part : number * part + len(rows)] = rows
     docs = [row for page in sorted(pages) for row in pages[page]]
     found: dict[str, set[str]] = {}
-    for key in manifest["config"]["rulesite"]["chunks"]:
-        words = json.loads(
-            (search / search_chunks.CHUNKS_DIR / search_chunks.chunk_file(key)).read_text("utf-8")
-        )
-        for word, flat in words.items():
+    # Every chunk, reached as the worker reaches it: from the manifest's keys through ``more``.
+    pending = list(manifest["config"]["rulesite"]["chunks"])
+    reached = set()
+    while pending:
+        key = pending.pop()
+        reached.add(key)
+        path = search / search_chunks.CHUNKS_DIR / search_chunks.chunk_file(key)
+        chunk = json.loads(path.read_text("utf-8"))
+        pending += [key + char for char in chunk.get("more", "")]
+        for word, flat in chunk["words"].items():
             assert word.startswith(key), (key, word)
             page = 0
             for at in range(0, len(flat), 3):
                 page += flat[at]
                 section = flat[at + 1] if flat[at + 1] >= 0 else -1 - flat[at + 1]  # a ruling's
                 found.setdefault(word, set()).add(pages[page][section][0])
+    assert len(reached) == len(list((search / search_chunks.CHUNKS_DIR).glob("*.json")))
     return docs, found
 
 

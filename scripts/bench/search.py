@@ -1,6 +1,6 @@
 """Search at scale, measured in a phone-sized Chromium with its CPU slowed 4x: the two candidates.
 
-    .venv/bin/python scripts/bench/search.py SITE [--pagefind PYTHON] [--queries-only]
+    .venv/bin/python scripts/bench/search.py SITE [--pagefind PYTHON] [--rechunk]
 
 For a built site (``rulesite build``, e.g. a benchmark project kept with ``--keep``) it prints,
 per language and query:
@@ -150,8 +150,11 @@ def measure_chunks(base: str, lang: str, query: str, browser) -> Figure:
     return Figure("chunks", lang, query, results, took, total)
 
 
-def chunk_index_seconds(site: Path, lang: str) -> float:
-    """Time to chunk the language's documents again (the page parts and shards hold them)."""
+def chunk_index_seconds(site: Path, lang: str, rewrite: bool = False) -> float:
+    """Time to chunk the language's documents again, from what the page parts hold (titles and
+    texts; not the hidden search words, nor text past a part's ``TEXT_LIMIT``); with ``rewrite``
+    the chunks are written over the site's, and the theme's worker copied in (to measure a new
+    chunking on an older build without building again)."""
     search = site / site_folder(lang) / "search"
     manifest = json.loads((search / "search_index.json").read_text(encoding="utf-8"))
     docs = []
@@ -163,8 +166,13 @@ def chunk_index_seconds(site: Path, lang: str) -> float:
         docs += [{"location": r[0], "title": r[1], "text": r[2]} for r in rows]
     config = manifest["config"]
     started = time.perf_counter()
-    search_chunks.build(config, docs, docs, lang)
-    return time.perf_counter() - started
+    chunked = search_chunks.build(config, docs, docs, lang)
+    seconds = time.perf_counter() - started
+    if rewrite:
+        search_chunks.write(search, chunked, "search_index.json")
+        worker = SCRIPTS.parent / "templates" / "theme" / "assets" / "search-worker.js"
+        shutil.copyfile(worker, site / site_folder(lang) / "assets" / "search-worker.js")
+    return seconds
 
 
 _BODY = re.compile(r'<article class="md-content__inner')
@@ -225,13 +233,16 @@ def measure_pagefind(base: str, site: Path, lang: str, query: str, browser) -> F
     return Figure("pagefind", lang, query, found["n"], found["ms"], total)
 
 
-def report(site: Path, say: Say = print, pagefind: str | None = None) -> list[Figure]:
+def report(
+    site: Path, say: Say = print, pagefind: str | None = None, rechunk: bool = False
+) -> list[Figure]:
     """Measure both candidates on a built ``site`` and print each query's figures."""
     from playwright.sync_api import sync_playwright
 
     figures: list[Figure] = []
     for lang in LANGUAGES:
-        say(f"  chunks   {lang} index: {chunk_index_seconds(site, lang):.2f} s")
+        seconds = chunk_index_seconds(site, lang, rewrite=rechunk)
+        say(f"  chunks   {lang} index: {seconds:.2f} s")
     with contextlib.ExitStack() as stack:
         playwright = stack.enter_context(sync_playwright())
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -264,8 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site", type=Path, help="a built site folder")
     parser.add_argument("--pagefind", help="a Python with pagefind[extended] installed")
+    parser.add_argument(
+        "--rechunk", action="store_true", help="chunk the site's documents again first (approx.)"
+    )
     args = parser.parse_args(argv)
-    report(args.site, pagefind=args.pagefind)
+    report(args.site, pagefind=args.pagefind, rechunk=args.rechunk)
     return 0
 
 

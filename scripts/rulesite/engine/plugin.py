@@ -11,10 +11,12 @@ with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, w
   (``source_date_epoch``; ``SOURCE_DATE_EPOCH`` wins when the environment sets it); the plugin
   dates every page and template context with it (``engine/build_date.py``), so the sitemap's
   dates do not depend on the environment.
-- **search that scales**: after Material's search plugin has written the language's index, it is
-  split into a small site-level index and one shard per game (``engine/search_split.py``), every
-  document given the glossary's synonyms it uses as search words (``search_synonyms``); game
-  pages name their shard for ``assets/search-shards.js``, which merges it in when search loads.
+- **search that does not grow**: after Material's search plugin has written the language's
+  index, every document is given the glossary's synonyms it uses as search words
+  (``search_synonyms``, ``engine/search_split.py``), and the index is cut into chunks by word
+  start that the theme's worker fetches per query (``engine/search_chunks.py``); each game's
+  full text is also written as its shard, which the worker searches offline. Every page loads
+  ``assets/search-setup.js``, which points Material's search at ``assets/search-worker.js``.
 - **offline** (option ``offline``): the web app manifest, what each game needs offline (what
   each page loads, from the page MkDocs hands to ``on_post_page``), the offline page and the
   service worker with its build id (``engine/offline.py``).

@@ -7,11 +7,13 @@ that game's pages. This module writes, from Material's whole index (with the sea
 theme's worker (``assets/search-worker.js``) reads a piece at a time:
 
 - ``search/search_index.json``: what Material loads and hands to its worker; ``config`` holds
-  Material's fields plus ``rulesite``: the chunk keys, the stop words, the number of documents;
-  ``docs`` is empty (nothing grows with the games but the key list, a few bytes a key);
-- ``search/chunks/<key>.json``: every indexed word that begins with the key (a Han character, or
-  the first two letters of other words; a chunk over ``CHUNK_LIMIT`` is cut again by one more
-  character), each with its postings: page number, section number, weight;
+  Material's fields plus ``rulesite``: the first chunks' keys, the stop words, the number of
+  documents; ``docs`` is empty (nothing grows with the games but the key list, a few bytes a
+  key, and no more keys than the characters and letter pairs words begin with);
+- ``search/chunks/<key>.json``: ``words``, every indexed word that begins with the key (a Han
+  character, or the first two letters of other words), each with its postings: page number,
+  section number, weight. A chunk over ``CHUNK_LIMIT`` is cut by one more character: it keeps
+  the word that is the key itself, and ``more`` names the next character of each child;
 - ``search/pages/<page>-<part>.json``: what a hit shows (location, title, plain text) for a page's
   documents, ``PART`` at a time; the page's own document first in part 0.
 
@@ -52,7 +54,7 @@ CHUNKS_DIR = "chunks"
 """Under ``search/``: one ``<key>.json`` per chunk."""
 PAGES_DIR = "pages"
 """Under ``search/``: one ``<page>-<part>.json`` per part of a page's documents."""
-CHUNK_LIMIT = 12_000
+CHUNK_LIMIT = 40_000
 """Bytes of JSON over which a chunk is cut by one more character (a single word never is)."""
 POSTINGS_LIMIT = 2_000
 """Postings kept per word, the heaviest: a word in thousands of sections ranks nothing alone,
@@ -67,154 +69,15 @@ RULING_BOOST = 2.0
 tie rulings first), and like any section when it is a word (晶体: where the rules explain it)."""
 K1, B = 1.2, 0.75
 """BM25's constants, lunr's."""
-STOP_WORDS = {
-    "en": [
-        "a",
-        "able",
-        "about",
-        "across",
-        "after",
-        "all",
-        "almost",
-        "also",
-        "am",
-        "among",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "but",
-        "by",
-        "can",
-        "cannot",
-        "could",
-        "dear",
-        "did",
-        "do",
-        "does",
-        "either",
-        "else",
-        "ever",
-        "every",
-        "for",
-        "from",
-        "get",
-        "got",
-        "had",
-        "has",
-        "have",
-        "he",
-        "her",
-        "hers",
-        "him",
-        "his",
-        "how",
-        "however",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "just",
-        "least",
-        "let",
-        "like",
-        "likely",
-        "may",
-        "me",
-        "might",
-        "most",
-        "must",
-        "my",
-        "neither",
-        "no",
-        "nor",
-        "not",
-        "of",
-        "off",
-        "often",
-        "on",
-        "only",
-        "or",
-        "other",
-        "our",
-        "own",
-        "rather",
-        "said",
-        "say",
-        "says",
-        "she",
-        "should",
-        "since",
-        "so",
-        "some",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "tis",
-        "to",
-        "too",
-        "twas",
-        "us",
-        "wants",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "yet",
-        "you",
-        "your",
-    ],
-    "zh": [
-        "的",
-        "了",
-        "吗",
-        "呢",
-        "吧",
-        "啊",
-        "么",
-        "怎么",
-        "怎样",
-        "怎么样",
-        "如何",
-        "什么",
-        "为什么",
-        "是否",
-        "是不是",
-        "哪",
-        "哪些",
-        "哪个",
-        "请问",
-        "呀",
-        "嘛",
-        "就是",
-        "还是",
-    ],
-}
+_EN_STOP = """a able about across after all almost also am among an and any are as at be because
+been but by can cannot could dear did do does either else ever every for from get got had has
+have he her hers him his how however i if in into is it its just least let like likely may me
+might most must my neither no nor not of off often on only or other our own rather said say says
+she should since so some than that the their them then there these they this tis to too twas us
+wants was we were what when where which while who whom why will with would yet you your"""
+_ZH_STOP = """的 了 吗 呢 吧 啊 么 怎么 怎样 怎么样 如何 什么 为什么 是否 是不是 哪 哪些 哪个 请问
+呀 嘛 就是 还是"""
+STOP_WORDS = {"en": _EN_STOP.split(), "zh": _ZH_STOP.split()}
 """Words a question is made of that find nothing (lunr's English list; Chinese question words):
 left out of the index and of queries, so 平票怎么算 searches 平票 and 算."""
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -283,7 +146,13 @@ def build(
     postings = _postings(counts, places, boosts, rulings)
     chunked = Chunked(manifest={})
     for key, words in _cut(postings).items():
-        chunked.chunks[key] = {word: _flat(postings[word]) for word in sorted(words)}
+        chunked.chunks[key] = {"words": {word: _flat(postings[word]) for word in sorted(words)}}
+    for key in sorted(chunked.chunks, key=len, reverse=True):
+        # A cut chunk names its children (the next character of each) for the worker to walk.
+        parent = key[:-1]
+        if len(key) > len(base_key(key)) and parent in chunked.chunks:
+            more = chunked.chunks[parent].setdefault("more", "")
+            chunked.chunks[parent]["more"] = "".join(sorted(more + key[-1]))
     for number, docs in enumerate(pages):
         for start in range(0, len(docs), PART):
             rows = [_shown(doc, games) for doc in docs[start : start + PART]]
@@ -292,7 +161,7 @@ def build(
         "config": {
             **config,
             "rulesite": {
-                "chunks": sorted(chunked.chunks),
+                "chunks": sorted(key for key in chunked.chunks if len(key) <= len(base_key(key))),
                 "docs": len(indexed),
                 "part": PART,
                 "ruling": RULING_BOOST,
@@ -416,9 +285,10 @@ def _cut(postings: dict[str, list[tuple[int, int, int]]]) -> dict[str, list[str]
             result[key] = words
             continue
         longer: dict[str, list[str]] = {}
+        result[key] = []  # a cut chunk still exists: it names its children (``more``)
         for word in words:
             if len(word) <= len(key):
-                result.setdefault(key, []).append(word)
+                result[key].append(word)
             else:
                 longer.setdefault(word[: len(key) + 1], []).append(word)
         pending.extend(sorted(longer.items()))

@@ -86,41 +86,54 @@ function part(name) {
   return parts.get(name);
 }
 
-// The chunk that holds `word` itself: its longest key that begins it.
-function home(word) {
-  for (var length = word.length; length > 0; length -= 1) {
-    var key = word.slice(0, length);
-    if (keySet.has(key)) return key;
-  }
-  return null;
+// The first chunk of a word: its first character when Han, else its first two letters.
+function base(word) {
+  var first = String.fromCodePoint(word.codePointAt(0));
+  return HAN.test(first) ? first : word.slice(0, 2);
 }
 
-// The chunks that hold every word beginning with `word`.
-function chunksFor(word) {
+// The chunks on the way to `word` (a cut chunk names its children in `more`), the deepest last.
+function path(word) {
+  var start = base(word);
+  if (!keySet.has(start)) return Promise.resolve([]);
   var found = [];
-  var own = home(word);
-  if (own) found.push(own);
-  var low = 0;
-  var high = keys.length;
-  while (low < high) {
-    var middle = (low + high) >> 1;
-    if (keys[middle] < word) low = middle + 1;
-    else high = middle;
+  function walk(key) {
+    return chunk(key).then(function (loaded) {
+      found.push({ key: key, chunk: loaded });
+      var next = word.charAt(key.length);
+      if (next && (loaded.more || "").indexOf(next) !== -1) return walk(key + next);
+      return found;
+    });
   }
-  var longer = [];
-  for (var i = low; i < keys.length && keys[i].indexOf(word) === 0; i += 1) {
-    if (keys[i] !== own) longer.push(keys[i]);
+  return walk(start);
+}
+
+// The chunks that hold every word beginning with `word`: those on its way, and when the word is
+// shorter than where the chunks are cut, the children of the last (a few at most).
+function chunksFor(word) {
+  if (word.length < base(word).length) {
+    var longer = keys.filter(function (key) { return key.indexOf(word) === 0; });
+    return longer.length <= DESCENDANTS ? Promise.all(longer.map(chunk)) : Promise.resolve([]);
   }
-  return longer.length <= DESCENDANTS ? found.concat(longer) : found;
+  return path(word).then(function (found) {
+    var chunks = found.map(function (step) { return step.chunk; });
+    var last = found[found.length - 1];
+    if (!last || last.key !== word || !last.chunk.more) return chunks;
+    var children = Array.from(last.chunk.more);
+    if (children.length > DESCENDANTS) return chunks;
+    return Promise.all(children.map(function (next) { return chunk(word + next); })).then(
+      function (more) { return chunks.concat(more); }
+    );
+  });
 }
 
 function known(word) {
   if (stop.has(word)) return Promise.resolve(true);
-  var key = home(word);
-  if (!key) return Promise.resolve(false);
-  return chunk(key).then(
-    function (words) {
-      return Object.prototype.hasOwnProperty.call(words, word);
+  return path(word).then(
+    function (found) {
+      return found.some(function (step) {
+        return Object.prototype.hasOwnProperty.call(step.chunk.words, word);
+      });
     },
     function () {
       return false; // offline: the run is searched as typed (offlineSearch)
@@ -163,6 +176,14 @@ function queryWords(text) {
       if (run) runs.push(run);
     });
   });
+  runs.forEach(function (run) {
+    // Splitting a run asks for the chunks of its characters one after the other: ask for them
+    // all at once first.
+    if (!HAN.test(run)) return;
+    for (var char of run) {
+      if (keySet.has(char)) chunk(char).catch(function () {});
+    }
+  });
   return Promise.all(
     runs.map(function (run) {
       return HAN.test(run) ? segment(run) : Promise.resolve([run]);
@@ -191,10 +212,11 @@ function weightOf(value) {
 // Per query word, the index words it finds (itself, and the words it begins at half weight),
 // each document's best.
 function postings(word, question) {
-  return Promise.all(chunksFor(word).map(chunk)).then(function (found) {
+  return chunksFor(word).then(function (found) {
     var best = new Map();
     var matched = [];
-    found.forEach(function (words) {
+    found.forEach(function (loaded) {
+      var words = loaded.words;
       Object.keys(words).forEach(function (candidate) {
         if (candidate.indexOf(word) !== 0) return;
         matched.push(candidate);

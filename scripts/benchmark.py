@@ -1,13 +1,16 @@
 """Benchmark: how the build scales with the number of games, against bare MkDocs in the same run.
 
     .venv/bin/python scripts/benchmark.py [--counts 100 300 1000] [--no-serve] [--keep DIR]
-                                          [--repeat N] [--seed N]
+                                          [--repeat N] [--seed N] [--search [--pagefind PY]]
 
 For each count it generates a project of distinct games (``bench/corpus.py``), then prints:
 the whole ``rulesite build``; the same generated Markdown built by bare MkDocs + Material +
 search with the same small navigation, one language after the other (sum) and the slower
 language alone (max); ms per page; each language's MkDocs time; the first search download per
 language (raw and gzipped); and ``rulesite serve``'s edit-to-preview time (median of 3 edits).
+With ``--search``, each query of ``bench/search.py`` typed into the home page's search box in a
+phone-sized Chromium with its CPU slowed 4x: what it downloads and how long until results show
+(with ``--pagefind``, the same for Pagefind, the candidate it was measured against).
 Then each goal with ✓ or ✗ (``bench/report.py``). It starts with the calculator's JS + CSS size.
 Machines are noisy: compare figures from one run, never across runs.
 """
@@ -24,7 +27,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench import corpus, measure
+from bench import corpus, measure, search
 from bench.measure import BenchError
 from bench.report import Result, figure, per_language, print_goals, print_table
 
@@ -66,6 +69,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--keep", type=Path, help="keep the projects in DIR/<count>-games/")
     parser.add_argument("--repeat", type=_positive, default=1, help="builds per count; best kept")
     parser.add_argument("--seed", type=int, default=corpus.DEFAULT_SEED, help="text generator")
+    parser.add_argument(
+        "--search", action="store_true", help="time the first search in Chromium (bench/search.py)"
+    )
+    parser.add_argument("--pagefind", help="with --search: a Python with pagefind[extended]")
     return parser
 
 
@@ -111,6 +118,9 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         say(f"building the same Markdown with bare MkDocs + Material + search{of}…")
         bares.append(measure.bare_mkdocs(configs, say))
         say(f"  {figure(bares[-1].total)} s ({per_language(bares[-1].language_seconds)})")
+    if args.search:
+        say(f"first search of {count} games in a phone-sized Chromium, CPU slowed 4x…")
+        search.report(project.site_dir, say, pagefind=args.pagefind)
     edits = None
     if not args.no_serve:
         slug = sorted(project.games_dir.glob("*.yaml"))[0].stem

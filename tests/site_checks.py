@@ -292,8 +292,26 @@ def check_no_other_host(site_dir: Path) -> None:
 
 
 def search_docs(site_dir: Path, lang: str) -> list[dict]:
-    path = site_dir / prefixes(site_of(site_dir))[lang] / "search" / "search_index.json"
-    return json.loads(path.read_text(encoding="utf-8"))["docs"]
+    """A language's search documents (location, title, text): those the chunked index shows
+    (``search/pages/``, engine/search_chunks.py), else Material's own index."""
+    search = site_dir / prefixes(site_of(site_dir))[lang] / "search"
+    parts = sorted(
+        (search / "pages").glob("*.json"), key=lambda p: tuple(int(n) for n in p.stem.split("-"))
+    )
+    if not parts:
+        return json.loads((search / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    rows = [row for part in parts for row in json.loads(part.read_text("utf-8"))["docs"]]
+    return [{"location": row[0], "title": row[1], "text": row[2]} for row in rows]
+
+
+def search_files(search: Path) -> dict[str, bytes]:
+    """Every file of a language's search folder (manifest, chunks, page parts, shards), by path:
+    what two builds that search alike share byte for byte."""
+    return {
+        p.relative_to(search).as_posix(): p.read_bytes()
+        for p in sorted(search.rglob("*"))
+        if p.is_file()
+    }
 
 
 def check_search_indexes(site_dir: Path, games: list[Game]) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from rulesite.engine.search_split import WORDS, WORDS_FIELD, game_of
+from rulesite.engine.search_split import game_of
 from tests.helpers import DESKTOP, PHONE, recording
 from tests.site_checks import LANGS, page_paths
 from tests.test_site import CATALOG, GAMES
@@ -18,7 +17,6 @@ pytestmark = pytest.mark.browser
 RULING = "games/nations/faq/#war-vs-battle"
 """The ruling the search and language tests look for (named once: the rest is derived)."""
 RULING_PAGE, _, RULING_ID = RULING.partition("#")
-RULING_SHARD = f"search/shards/{game_of(RULING)}.json"
 
 
 def search(page, query: str) -> list[str]:
@@ -46,51 +44,28 @@ def test_english_search_lists_only_english_pages(page, site_url) -> None:
     assert all("/rulesite/en/" in h for h in hrefs), hrefs
 
 
-# Search is split (scripts/rulesite/search_split.py): the site-level index has every game's
-# titles, questions and glossary words; a game's pages merge in its full-text shard.
-_WORD = re.compile(r"[\u4e00-\u9fff]{2,}|[A-Za-z]{4,}")
-"""Han words (jieba's, split by zero-width spaces) and Latin words, as search matches them."""
+# Search reads one index cut into chunks (engine/search_chunks.py): every page fetches the same
+# files for a query, so a query finds the same wherever it is typed, and every hit shows a
+# snippet of its text and its game.
 
 
-def index_words(site_dir: Path, lang: str, name: str) -> tuple[dict[str, dict], set[str]]:
-    """An index file's documents by location, and the words of their titles and texts."""
-    index = json.loads((site_dir / LANGS[lang] / "search" / name).read_text(encoding="utf-8"))
-    docs = {d["location"]: d for d in index["docs"]}
-    text = " ".join(searched(d) for d in docs.values()).replace("\u200b", " ")
-    return docs, {w.lower() for w in _WORD.findall(text)}
+def index_of(site_dir: Path, lang: str) -> tuple[list[list[str]], dict[str, set[str]]]:
+    from tests.test_search import chunked_postings
+
+    return chunked_postings(site_dir / LANGS[lang] / "search")
 
 
-def searched(doc: dict) -> str:
-    """Every text search looks at in a document: title, text and the split's search words."""
-    return " ".join([doc["title"], doc["text"], *(doc.get(f, "") for f in WORDS_FIELD)])
-
-
-def shard_only_word(site_dir: Path, lang: str) -> str:
-    """A word of the ruling's answer that the site-level index has nowhere, not even a word
-    beginning the same (the stemmer): only the game's shard can find it. The longest, first."""
-    _, site_words = index_words(site_dir, lang, "search_index.json")
-    shard, _ = index_words(site_dir, lang, f"shards/{game_of(RULING)}.json")
-    answer = re.sub(r"<[^>]+>", " ", shard[RULING]["text"]).replace("\u200b", " ")
-    stems = {w[:5] for w in site_words}
-    words = [w for w in _WORD.findall(answer) if w.lower() not in site_words]
-    words = [w for w in words if not (w.isascii() and w.lower()[:5] in stems)]
+def answer_word(site_dir: Path, lang: str) -> str:
+    """The word of the ruling's answer, not of its question, that finds the fewest documents."""
+    docs, found = index_of(site_dir, lang)
+    _, title, text, _ = next(d for d in docs if d[0] == RULING)
+    words = [
+        w
+        for w, where in found.items()
+        if RULING in where and w in text.lower() and w not in title.lower() and len(w) > 1
+    ]
     assert words, "the ruling's answer has no word of its own"
-    return max(words, key=len)
-
-
-def site_level_words(site_dir: Path, lang: str) -> list[str]:
-    """The words the site-level index gives the ruling: the most telling (in the fewest
-    documents) of its question, and of its terms when the language has any."""
-    docs, _ = index_words(site_dir, lang, "search_index.json")
-
-    def documents_with(word: str) -> int:
-        return sum(word.lower() in searched(d).lower() for d in docs.values())
-
-    def most_telling(text: str) -> list[str]:
-        words = _WORD.findall(text.replace("\u200b", " "))
-        return [min(words, key=lambda word: (documents_with(word), -len(word)))] if words else []
-
-    return most_telling(docs[RULING]["title"]) + most_telling(docs[RULING].get(WORDS, ""))
+    return min(words, key=lambda w: (len(found[w]), -len(w), w))
 
 
 def requests_to(page, part: str) -> list[str]:
@@ -105,38 +80,64 @@ def watched(page):
     return page
 
 
+def without_highlight(href: str) -> str:
+    return re.sub(r"\?h=[^#]*", "", href)
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_search_on_a_game_page_finds_its_full_text_from_its_shard_alone(
-    watched, site_url, site_dir, lang
-) -> None:
-    word = shard_only_word(site_dir, lang)
+def test_a_query_finds_the_same_from_every_page(watched, site_url, site_dir, lang) -> None:
+    docs, _ = index_of(site_dir, lang)
+    question = next(d for d in docs if d[0] == RULING)[1]
+    other = next(game.slug for game in CATALOG.games if game.slug != game_of(RULING))
+    starts = ["", "games/", RULING_PAGE, f"games/{other}/rules/"]
     root = site_url + LANGS[lang]
-    watched.goto(root + RULING_PAGE)
-    hrefs = search(watched, word)
-    assert any(h.endswith("#" + RULING_ID) for h in hrefs), (word, hrefs)
-    found = watched.locator(f'.md-search-result__item > a[href$="#{RULING_ID}"]').text_content()
-    assert word in found.replace("\u200b", ""), found  # the answer's text, not just its title
-    assert requests_to(watched, "/search/shards/") == [root + RULING_SHARD]
-    assert requests_to(watched, "search_index.json") == [root + "search/search_index.json"]
-    assert watched.problems == []
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_search_elsewhere_finds_every_games_questions_and_terms_without_shards(
-    watched, site_url, site_dir, lang
-) -> None:
-    words = site_level_words(site_dir, lang)
-    # Its question, and a glossary word it uses (every language has them).
-    assert len(words) == 2, words
-    for word in words:
-        watched.goto(site_url + LANGS[lang])
-        hrefs = search(watched, word)
-        assert any(
-            h.split("?")[0].endswith("/" + RULING_PAGE) and h.endswith("#" + RULING_ID)
-            for h in hrefs
-        ), (word, hrefs)
+    # A word only the ruling's answer has, and the ruling's question as a reader would ask it.
+    for query in (answer_word(site_dir, lang), question):
+        found = []
+        for start in starts:
+            watched.goto(root + start)
+            found.append([without_highlight(h) for h in search(watched, query)])
+        assert all(hrefs == found[0] for hrefs in found), (query, found)
+        assert any(h.endswith("/" + RULING) for h in found[0]), (query, found[0])
+    word = answer_word(site_dir, lang)
+    link = watched.locator(f'.md-search-result__item > a[href$="#{RULING_ID}"]')
+    watched.goto(root)
+    search(watched, word)
+    assert word in link.text_content().lower(), word  # the answer's text, not just its title
     assert requests_to(watched, "/search/shards/") == []
     assert watched.problems == []
+
+
+def many_games_word(site_dir: Path, lang: str) -> str:
+    """A word that finds sections of the most games (then the fewest documents)."""
+    _, found = index_of(site_dir, lang)
+
+    def games(word: str) -> int:
+        return len({game_of(where) for where in found[word]} - {None})
+
+    return min((w for w in found if len(w) > 1), key=lambda w: (-games(w), len(found[w]), w))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_hit_shows_a_snippet_and_its_game(page, site_url, site_dir, lang) -> None:
+    titles = {game.slug: game.title[lang] for game in CATALOG.games}
+    page.goto(site_url + LANGS[lang])
+    search(page, many_games_word(site_dir, lang))
+    items = page.eval_on_selector_all(
+        ".md-search-result__item",
+        """items => items.map(item => ({
+          href: item.querySelector('a').getAttribute('href'),
+          heading: item.querySelector('article h1').textContent,
+          snippets: [...item.querySelectorAll('article p')].map(p => p.textContent.trim())
+        }))""",
+    )
+    assert len({game_of(i["href"].split("/rulesite/")[-1].removeprefix("en/")) for i in items}) > 1
+    for item in items:
+        slug = game_of(item["href"].split("/rulesite/")[-1].removeprefix("en/"))
+        if slug:
+            assert titles[slug] in item["heading"].replace("\u200b", ""), item
+        assert any(item["snippets"]), item
+    assert page.problems == []
 
 
 def test_language_switch_keeps_the_ruling_anchor(page, site_url) -> None:

@@ -19,7 +19,7 @@ import yaml
 
 from bench import corpus
 from rulesite.catalog import load_site
-from rulesite.engine import search_split
+from rulesite.engine import search_chunks, search_split
 from rulesite.engine import search_words as glossary
 from rulesite.engine.plugin import RulesitePlugin
 from rulesite.engine.projects import language_projects, site_path
@@ -265,11 +265,16 @@ def test_game_pages_name_their_shard_for_the_theme(tmp_path: Path) -> None:
     plugin = plugin_with({"split_search": True}, tmp_path)
     plugin.on_pre_build(config={})
     assert context_of(plugin, "games/legions/faq/") == {
-        "rulesite_search_shard": "search/shards/legions.json"
+        "rulesite_search_chunks": True,
+        "rulesite_search_shard": "search/shards/legions.json",
     }
-    assert context_of(plugin, "") == {"rulesite_search_shard": None}
-    assert context_of(plugin, "games/") == {"rulesite_search_shard": None}
-    assert context_of(plugin_with({}, tmp_path), "games/legions/") == {}  # off by default
+    assert context_of(plugin, "") == {"rulesite_search_chunks": True, "rulesite_search_shard": None}
+    assert context_of(plugin, "games/") == {
+        "rulesite_search_chunks": True,
+        "rulesite_search_shard": None,
+    }
+    off = context_of(plugin_with({}, tmp_path), "games/legions/")  # off by default
+    assert off == {"rulesite_search_chunks": False}
 
 
 def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> None:
@@ -295,8 +300,16 @@ def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> Non
         "legions.json",
         "quiet.json",
     ]
-    site = json.loads((search / "search_index.json").read_text("utf-8"))
-    assert site == search_split.split_index(SMALL, WORDS).site
+    # The shards are the split's; the index the theme loads is the chunked index's manifest.
+    split = search_split.split_index(SMALL, WORDS, ["quiet"])
+    for slug, shard in split.shards.items():
+        assert json.loads((search / "shards" / f"{slug}.json").read_text("utf-8")) == shard
+    manifest = json.loads((search / "search_index.json").read_text("utf-8"))
+    chunked = search_chunks.from_material(SMALL, "en", WORDS)
+    assert manifest == chunked.manifest and manifest["docs"] == []
+    assert sorted(search_chunks.files(chunked)) == sorted(
+        str(p.relative_to(search)) for p in search.glob("*/*.json") if p.parent.name != "shards"
+    )
 
 
 def test_without_the_option_the_index_is_left_alone(tmp_path: Path) -> None:
@@ -356,63 +369,109 @@ def unsplit_index(project: Project, lang: str, out: Path) -> dict[str, Any]:
     return json.loads((out / "search" / "search_index.json").read_text("utf-8"))
 
 
+def chunked_postings(search: Path) -> tuple[list[list[str]], dict[str, set[str]]]:
+    """The documents of a language's chunked index (location, title, text, game) in index order,
+    and each indexed word's documents (their locations), read from the written files."""
+    manifest = json.loads((search / "search_index.json").read_text("utf-8"))
+    part = manifest["config"]["rulesite"]["part"]
+    pages: dict[int, list[list[str]]] = {}
+    for path in search.glob(f"{search_chunks.PAGES_DIR}/*.json"):
+        page, number = (int(n) for n in path.stem.split("-"))
+        rows = json.loads(path.read_text("utf-8"))["docs"]
+        pages.setdefault(page, [[]] * 0)
+        pages[page] += [None] * max(0, number * part + len(rows) - len(pages[page]))
+        pages[page][number * part : number * part + len(rows)] = rows
+    docs = [row for page in sorted(pages) for row in pages[page]]
+    found: dict[str, set[str]] = {}
+    # Every chunk, reached as the worker reaches it: from the manifest's keys through ``more``.
+    pending = list(manifest["config"]["rulesite"]["chunks"])
+    reached = set()
+    while pending:
+        key = pending.pop()
+        reached.add(key)
+        path = search / search_chunks.CHUNKS_DIR / search_chunks.chunk_file(key)
+        chunk = json.loads(path.read_text("utf-8"))
+        pending += [key + char for char in chunk.get("more", "")]
+        for word, flat in chunk["words"].items():
+            assert word.startswith(key), (key, word)
+            page = 0
+            for at in range(0, len(flat), 3):
+                page += flat[at]
+                section = flat[at + 1] if flat[at + 1] >= 0 else -1 - flat[at + 1]  # a ruling's
+                found.setdefault(word, set()).add(pages[page][section][0])
+    assert len(reached) == len(list((search / search_chunks.CHUNKS_DIR).glob("*.json")))
+    return docs, found
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_split_is_complete(real_project: Project, tmp_path: Path, lang: str) -> None:
+def test_the_chunked_index_is_complete(real_project: Project, tmp_path: Path, lang: str) -> None:
     original = unsplit_index(real_project, lang, tmp_path / "unsplit")
-    locations = [d["location"] for d in original["docs"]]
-    assert len(set(locations)) == len(locations)  # what the browser's merge relies on
-    split = read_split(real_project.site_dir, lang)
+    search = language_root(real_project.site_dir, lang) / "search"
+    docs, found = chunked_postings(search)
+    # Every document, in Material's order, shown with its plain title and text.
+    assert [d[0] for d in docs] == [d["location"] for d in original["docs"]]
+    assert [d[1] for d in docs] == [search_chunks.plain(d["title"]) for d in original["docs"]]
+    assert all(row[2] or not d["text"] for row, d in zip(docs, original["docs"], strict=True))
+    # Every word of every document finds it (but the stop words, and the glossary and topic
+    # pages' texts, whose terms and questions are each game's).
+    tokens = search_split.Tokenizer(original["config"]["separator"])
+    stop = set(search_chunks.STOP_WORDS[lang.split("-")[0]])
+    for d in original["docs"]:
+        titles_only = registry.is_search_kind(d["location"], registry.Search.TITLES)
+        text = d["title"] if titles_only else f"{d['title']} {d['text']}"
+        for word in set(tokens.words(text)) - stop:
+            assert d["location"] in found.get(word, ()), (d["location"], word)
+    # The shards, which offline search reads, are the split's, one per game.
     games = sorted(p.stem for p in (real_project.root / "data" / "games").glob("*.yaml"))
-    assert list(split.shards) == games
-    fields = {**original["config"]["fields"], **search_split.WORDS_FIELD}
-    assert split.site["config"] == {**original["config"], "fields": fields}
-
-    # Every document is in the site-level index; a game's are whole in its shard only; the
-    # glossary and topic pages keep their titles (their terms and questions are each game's).
-    def titles_only(location: str) -> bool:
-        return registry.is_search_kind(location, registry.Search.TITLES)
-
-    assert any(titles_only(d["location"]) for d in original["docs"])
-    expected = [{**d, "text": ""} if titles_only(d["location"]) else d for d in original["docs"]]
-    assert without_hidden_fields(put_back(split)) == expected
-    for slug, shard in split.shards.items():
-        assert shard["docs"] and all(
-            search_split.game_of(d["location"]) == slug for d in shard["docs"]
-        )
-    shortened = [d for d in split.site["docs"] if search_split.game_of(d["location"])]
-    assert {d["text"] for d in shortened} == {""}
+    shards = sorted(p.stem for p in (search / "shards").glob("*.json"))
+    assert shards == games
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_site_level_words_find_synonyms_and_titles(real_project: Project, lang: str) -> None:
-    site = {d["location"]: d for d in read_split(real_project.site_dir, lang).site["docs"]}
+def test_the_index_words_find_synonyms_and_titles(real_project: Project, lang: str) -> None:
+    _, found = chunked_postings(language_root(real_project.site_dir, lang) / "search")
     words = glossary.read_synonyms(
         next(p for p in language_projects(real_project.content_dir, SITE) if p.lang == lang).root
         / glossary.SYNONYMS_FILE
     )
+
+    def finds(word: str, location: str) -> bool:
+        # A typed word is searched as itself and as the beginning of longer words.
+        return any(location in where for w, where in found.items() if w.startswith(word))
+
+    stop = set(search_chunks.STOP_WORDS[lang.split("-")[0]])
     for slug, game in words.games.items():
-        names = site[f"games/{slug}/"].get(search_split.NAMES, "").split()
-        assert {w.lower() for t in game.titles for w in t.split()} <= set(names), slug
-        # Each section a term's rule section list names holds the term's words (or its title
-        # does: a word is searched as a prefix, so a longer word covers it).
+        for title in game.titles:
+            for word in set(title.lower().split()) - stop:
+                assert finds(word, f"games/{slug}/"), (slug, word)
         for rule, defined in game.defined.items():
-            held = site[f"games/{slug}/rules/#{rule}"]
-            have = f"{held['title']} {held.get(search_split.DEFINES, '')}".replace("\u200b", " ")
-            tokens = have.lower().split()
             for word in " ".join(defined).lower().replace("-", " ").split():
-                assert any(token.startswith(word) for token in tokens), (slug, rule, word)
+                assert finds(word, f"games/{slug}/rules/#{rule}"), (slug, rule, word)
+        # Every member of a synonym group finds the game's sections that use another member.
+        own = f"games/{slug}/"
+        for group in game.groups:
+            members = [m.lower() for m in group if " " not in m and "-" not in m]
+            users = {u for m in members for u in found.get(m, ()) if u.startswith(own)}
+            for member in members:
+                hits = {u for w, where in found.items() if w.startswith(member) for u in where}
+                assert users <= hits, (slug, member)
 
 
-def test_first_search_at_30_games_is_a_fraction_of_the_whole_index(tmp_path: Path) -> None:
+def test_first_search_at_30_games_downloads_a_fraction_of_the_whole_index(tmp_path: Path) -> None:
     project = corpus.write_project(tmp_path / "project", 30)
     build(project)
     for lang in LANGUAGES:
-        split = read_split(project.site_dir, lang)
-        assert len(split.shards) == 30
-        whole = gzipped({**split.site, "docs": put_back(split)})
-        site = gzipped(split.site)
-        first = site + max(gzipped(shard) for shard in split.shards.values())
-        # The first search on a game page: the site-level index and that game's shard.
-        assert first * 3 < whole, (lang, first, whole)
-        # Within the 300 KB-at-100-games budget, per game.
-        assert site < 300_000 * 30 / 100, (lang, site)
+        search = language_root(project.site_dir, lang) / "search"
+
+        def sizes(folder: str, search: Path = search) -> list[int]:
+            files = sorted((search / folder).glob("*.json"))
+            return sorted(len(gzip.compress(p.read_bytes(), 9, mtime=0)) for p in files)
+
+        manifest = len(gzip.compress((search / "search_index.json").read_bytes(), 9, mtime=0))
+        chunks, parts = sizes(search_chunks.CHUNKS_DIR), sizes(search_chunks.PAGES_DIR)
+        whole = sum(chunks) + sum(parts)
+        # The most a query of four words can fetch: the manifest, the four largest chunks (and
+        # two more each for words typed short), and the parts of ten pages.
+        most = manifest + sum(chunks[-12:]) + sum(parts[-10:])
+        assert most * 4 < whole, (lang, most, whole)
+        assert most < 150_000, (lang, most)

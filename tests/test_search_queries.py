@@ -80,7 +80,12 @@ TABLE: list[Query] = [
         [
             ("战争强度", NATIONS + "faq/#war-vs-battle"),
             ("掠夺值", NATIONS + "rules/#colonies-battles-wars"),
-            ("人口增长", NATIONS + "faq/#population-growth-cost"),
+            # A word: the section named by it, or the ruling about it (the rules come first
+            # unless the query is a question).
+            (
+                "人口增长",
+                (NATIONS + "faq/#population-growth-cost", NATIONS + "rules/#population-growth"),
+            ),
             ("动乱", NATIONS + "rules/#production-and-turn-order"),
             ("短缺", NATIONS + "rules/#famine-shortage-books"),
             ("饥荒", NATIONS + "rules/#famine-shortage-books"),
@@ -93,7 +98,10 @@ TABLE: list[Query] = [
             ("殖民地", NATIONS + "rules/#colonies-battles-wars"),
             # 同分 is an alias: the rules say 并列.
             ("同分", NATIONS + "rules/#production-and-turn-order"),
-            ("进口品", CLANS + "rules/#final-scoring-goods-and-imports"),
+            (
+                "进口品",
+                (CLANS + "rules/#final-scoring-goods-and-imports", CLANS + "faq/#import-rarity"),
+            ),
             ("合约", CLANS + "rules/#contracts"),
             ("聚落", CLANS + "faq/#settlement-scoring"),
             ("航运", CLANS + "faq/#shipping-loch-and-river"),
@@ -105,9 +113,15 @@ TABLE: list[Query] = [
             # 平局 is nowhere in the rules: they say 平手 and 并列.
             ("平局", TIES),
             ("平手", CLANS + "rules/#rankings-and-ties"),
-            ("并列", CLANS + "faq/#tied-rankings"),
+            ("并列", (CLANS + "faq/#tied-rankings", WONDERFUL + "faq/#supremacy-tie")),
             ("晶体", WONDERFUL + "rules/#empire-card-and-krystallium"),
-            ("帝国卡", WONDERFUL + "faq/#empire-card-resources"),
+            (
+                "帝国卡",
+                (
+                    WONDERFUL + "faq/#empire-card-resources",
+                    WONDERFUL + "rules/#empire-card-and-krystallium",
+                ),
+            ),
             ("生产优势", WONDERFUL + "rules/#supremacy"),
             ("优势奖励", WONDERFUL + "faq/#supremacy-tie"),
             ("将军", WONDERFUL + "faq/#krystallium-characters"),
@@ -117,7 +131,7 @@ TABLE: list[Query] = [
         ],
     ),
     *rows("zh", 1, [("术语表", "glossary/"), ("Clans", CLANS), ("Wonderful", WONDERFUL)]),
-    # From a game's page (its shard merged in): other games are still found by their words.
+    # From a game's page: every game is searched alike (the same index from every page).
     *rows("zh", 3, [("生产优势", WONDERFUL + "rules/#supremacy")], start=NATIONS + "rules/"),
     *rows("zh", 3, [("战争强度", NATIONS + "faq/#war-vs-battle")], start=CLANS + "faq/"),
     *rows("zh", 3, [("平局", TIES)], start=CLANS + "faq/"),
@@ -139,9 +153,15 @@ TABLE: list[Query] = [
             ("stability", NATIONS + "rules/#production-and-turn-order"),
             ("generals", WONDERFUL + "rules/#final-scoring"),
             ("financiers", WONDERFUL + "rules/#final-scoring"),
-            ("books", NATIONS + "faq/#books-and-final-scoring"),
+            (
+                "books",
+                (
+                    NATIONS + "faq/#books-and-final-scoring",
+                    NATIONS + "rules/#famine-shortage-books",
+                ),
+            ),
             ("rounds", NATIONS + "score/#nations-books"),
-            ("supremacy", WONDERFUL + "faq/#supremacy-tie"),
+            ("supremacy", (WONDERFUL + "faq/#supremacy-tie", WONDERFUL + "rules/#supremacy")),
             ("war strength", NATIONS + "faq/#war-vs-battle"),
             ("raid value", NATIONS + "rules/#colonies-battles-wars"),
             ("unrest", NATIONS + "rules/#production-and-turn-order"),
@@ -168,8 +188,47 @@ TABLE: list[Query] = [
             ("solo scenario", WONDERFUL + "rules/#solo"),
         ],
     ),
-    *rows("en", 3, [("supremacy", WONDERFUL + "faq/#supremacy-tie")], start=NATIONS + "rules/"),
+    *rows(
+        "en",
+        3,
+        [("supremacy", (WONDERFUL + "faq/#supremacy-tie", WONDERFUL + "rules/#supremacy"))],
+        start=NATIONS + "rules/",
+    ),
     *rows("en", 3, [("unrest", NATIONS + "rules/#production-and-turn-order")], start=CLANS),
+    # --- Natural questions and compounds: question words are left out, a run of Han characters
+    # is split into the index's words (平票怎么算: 平票 怎么 算) ---------------------------------
+    *rows(
+        "zh",
+        3,
+        [
+            ("平票怎么算", TIES),
+            ("平局怎么办", TIES),
+            ("战争强度怎么算", NATIONS + "faq/#war-vs-battle"),
+            ("合约怎么交付", CLANS + "rules/#contracts"),
+            ("饥荒是什么", NATIONS + "rules/#famine-shortage-books"),
+            ("黄金时代有什么用", NATIONS + "rules/#golden-ages-and-advisors"),
+            (
+                "生产优势平手怎么办",
+                (WONDERFUL + "faq/#supremacy-tie", WONDERFUL + "rules/#supremacy"),
+            ),
+        ],
+    ),
+    *rows(
+        "en",
+        3,
+        [
+            ("how do ties work", TIES),
+            ("what happens on a tie", TIES),
+            ("what is war strength", NATIONS + "faq/#war-vs-battle"),
+            ("how are contracts fulfilled", CLANS + "rules/#contracts"),
+            ("how does famine work", NATIONS + "rules/#famine-shortage-books"),
+            ("what do golden ages do", NATIONS + "rules/#golden-ages-and-advisors"),
+            (
+                "who wins a supremacy tie",
+                (WONDERFUL + "faq/#supremacy-tie", WONDERFUL + "rules/#supremacy"),
+            ),
+        ],
+    ),
 ]
 """Hand-picked rows; the games' titles are added from the data (``title_rows``)."""
 

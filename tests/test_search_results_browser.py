@@ -82,3 +82,16 @@ def test_nothing_found_suggests_the_topic_index_and_the_glossary(phone, site_url
     # The results and the suggestion are redrawn by different observers: wait, do not peek.
     expect(phone.locator(".rs-search-help")).to_have_count(0)
     assert phone.problems == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_results_with_snippets_pass_axe(phone, site_url, axe_script, lang, scheme) -> None:
+    from tests.test_accessibility import serious_violations
+
+    phone.emulate_media(color_scheme=scheme)
+    phone.goto(site_url + LANGS[lang])
+    # A game's title: its overview, rules and rulings, each with a snippet and its marks.
+    search(phone, CATALOG.games[0].title[lang])
+    assert phone.locator(".md-search-result__article p mark").count() > 0
+    assert serious_violations(phone, axe_script) == []

@@ -274,8 +274,9 @@ def offline_lists(games: dict[str, list[str]]) -> dict[str, Any]:
 
 _LOADING = {"link", "script"}
 """The elements through which a page loads a file (as MkDocs and Material write them)."""
-_URLS = {"src", "href", "data-index", "data-shard"}
-"""Their attributes that name a file the page loads (``data-*``: search-shards.js's files)."""
+_URLS = {"src", "href", "data-search-worker", "data-index", "data-shard"}
+"""Their attributes that name a file the page loads (``data-*``: search-setup.js's worker, the
+search manifest, and the game's search shard the worker searches offline)."""
 
 
 class _Loads(HTMLParser):

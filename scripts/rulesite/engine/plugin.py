@@ -11,10 +11,12 @@ with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, w
   (``source_date_epoch``; ``SOURCE_DATE_EPOCH`` wins when the environment sets it); the plugin
   dates every page and template context with it (``engine/build_date.py``), so the sitemap's
   dates do not depend on the environment.
-- **search that scales**: after Material's search plugin has written the language's index, it is
-  split into a small site-level index and one shard per game (``engine/search_split.py``), every
-  document given the glossary's synonyms it uses as search words (``search_synonyms``); game
-  pages name their shard for ``assets/search-shards.js``, which merges it in when search loads.
+- **search that does not grow**: after Material's search plugin has written the language's
+  index, every document is given the glossary's synonyms it uses as search words
+  (``search_synonyms``, ``engine/search_split.py``), and the index is cut into chunks by word
+  start that the theme's worker fetches per query (``engine/search_chunks.py``); each game's
+  full text is also written as its shard, which the worker searches offline. Every page loads
+  ``assets/search-setup.js``, which points Material's search at ``assets/search-worker.js``.
 - **offline** (option ``offline``): the web app manifest, what each game needs offline (what
   each page loads, from the page MkDocs hands to ``on_post_page``), the offline page and the
   service worker with its build id (``engine/offline.py``).
@@ -30,7 +32,14 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite.engine import build_date, offline, search_pieces, search_split, sitemap
+from rulesite.engine import (
+    build_date,
+    offline,
+    search_chunks,
+    search_pieces,
+    search_split,
+    sitemap,
+)
 from rulesite.engine.search_terms import add_search_terms, prepare_jieba
 from rulesite.engine.search_words import read_synonyms
 
@@ -66,6 +75,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._page_urls: list[str] = []
         self._written: set[str] = set()
         self._built = offline.BuiltPages()
+        self._language: str | None = None
 
     def on_startup(self, *, command, dirty) -> None:
         # Under `serve`, builds may be dirty: the plugin keeps the search pieces for them.
@@ -79,6 +89,8 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         return config
 
     def on_pre_build(self, *, config) -> None:
+        theme = config.get("theme")  # the language names the stop words of the chunked index
+        self._language = theme.get("language") if theme else None
         self._games = set()
         self._written = set()
         self._built = offline.BuiltPages()
@@ -97,7 +109,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         return env
 
     def on_page_context(self, context, *, page, config, nav):
-        # A game's pages name the game's shard; the theme loads assets/search-shards.js for it.
+        # Every page points the theme's search at the chunked index's worker; a game's pages
+        # name the game's shard (saved with it for offline reading, searched offline).
+        context["rulesite_search_chunks"] = self.config.split_search
         if self.config.split_search:
             slug = search_split.game_of(page.url)
             context["rulesite_search_shard"] = search_split.shard_path(slug) if slug else None
@@ -144,4 +158,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         words = read_synonyms(synonyms) if synonyms else None
         split = search_split.split_index(index, words, self._games)
         search_split.write_split(search_dir, split)
+        # The index the theme's worker reads a chunk at a time replaces the site-level one; the
+        # shards stay, for the games saved for offline reading (engine/search_chunks.py).
+        lang = str(self._language or "en")
+        chunked = search_chunks.from_material(index, lang.split("_")[0].split("-")[0], words)
+        search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
         log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))

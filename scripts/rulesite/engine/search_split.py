@@ -18,10 +18,10 @@ saying General by Generals), and on a game's overview the game's titles in every
 page's document also holds its sections' words (in a shard, every word of its sections), so the
 page's own result matches the query and its link highlights it on landing (``?h=``).
 
-On a game's pages the theme's ``assets/search-shards.js`` merges that game's shard into the
-site-level index before Material's search reads it (each shard document replaces the site-level
-document of the same location): the game being read is searched in full text, every other game
-by its titles, questions and glossary words. Elsewhere the site-level index is used as it is.
+The theme no longer reads the site-level index: ``search_chunks`` replaces it with the manifest
+of a chunked index built from the same documents and search words, which every page searches
+alike. The shards stay: a game saved for offline reading keeps its shard, and the theme's worker
+searches the saved shards when it cannot fetch chunks (``assets/search-worker.js``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,324 @@
+"""Search that does not grow with the catalogue: one inverted index, cut into chunks by word start.
+
+Material's search downloads the whole index before it answers; split per game (``search_split``)
+it still grew with every game's titles and questions, and a game's text was searchable only on
+that game's pages. This module writes, from Material's whole index (with the search words of
+``search_split``: synonyms, glossary aliases, the game's titles in every language), an index the
+theme's worker (``assets/search-worker.js``) reads a piece at a time:
+
+- ``search/search_index.json``: what Material loads and hands to its worker; ``config`` holds
+  Material's fields plus ``rulesite``: the first chunks' keys, the stop words, the number of
+  documents; ``docs`` is empty (nothing grows with the games but the key list, a few bytes a
+  key, and no more keys than the characters and letter pairs words begin with);
+- ``search/chunks/<key>.json``: ``words``, every indexed word that begins with the key (a Han
+  character, or the first two letters of other words), each with its postings: page number,
+  section number, weight. A chunk over ``CHUNK_LIMIT`` is cut by one more character: it keeps
+  the word that is the key itself, and ``more`` names the next character of each child;
+- ``search/pages/<page>-<part>.json``: what a hit shows (location, title, plain text) for a page's
+  documents, ``PART`` at a time; the page's own document first in part 0.
+
+A query fetches the chunks of its words and the parts of its best pages only: the same download
+from every page of the site, so the same query gives the same results wherever it is typed.
+A ruling's section number is written ``-1 - section`` (``RULING_BOOST``). Weights are BM25 per
+field times the field's boost (the boosts of ``config.fields``), stored as a small integer on a
+log scale (``weight`` / ``search-worker.js: weightOf``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulesite.engine.search_split import (
+    _MARKUP,
+    SECTIONS,
+    WORDS_FIELD,
+    SynonymFinder,
+    Tokenizer,
+    _is_kind,
+    _titles_only,
+    dump,
+    game_of,
+    shortened,
+)
+from rulesite.engine.search_words import SearchWords
+
+CHUNKS_DIR = "chunks"
+"""Under ``search/``: one ``<key>.json`` per chunk."""
+PAGES_DIR = "pages"
+"""Under ``search/``: one ``<page>-<part>.json`` per part of a page's documents."""
+CHUNK_LIMIT = 40_000
+"""Bytes of JSON over which a chunk is cut by one more character (a single word never is)."""
+POSTINGS_LIMIT = 2_000
+"""Postings kept per word, the heaviest: a word in thousands of sections ranks nothing alone,
+and a phone should not download all of them."""
+PART = 48
+"""Documents per part of a page's documents (a glossary page has hundreds)."""
+TEXT_LIMIT = 1_200
+"""Characters of a document's plain text kept for its snippet."""
+RULING_BOOST = 2.0
+"""A ruling (a section of a game's FAQ) is marked in its postings (its section number as
+``-1 - section``): the worker weighs rulings more when the query is a question (平票怎么算: the
+tie rulings first), and like any section when it is a word (晶体: where the rules explain it)."""
+K1, B = 1.2, 0.75
+"""BM25's constants, lunr's."""
+_EN_STOP = """a able about across after all almost also am among an and any are as at be because
+been but by can cannot could dear did do does either else ever every for from get got had has
+have he her hers him his how however i if in into is it its just least let like likely may me
+might most must my neither no nor not of off often on only or other our own rather said say says
+she should since so some than that the their them then there these they this tis to too twas us
+wants was we were what when where which while who whom why will with would yet you your"""
+_ZH_STOP = """的 了 吗 呢 吧 啊 么 怎么 怎样 怎么样 如何 什么 为什么 是否 是不是 哪 哪些 哪个 请问
+呀 嘛 就是 还是"""
+STOP_WORDS = {"en": _EN_STOP.split(), "zh": _ZH_STOP.split()}
+"""Words a question is made of that find nothing (lunr's English list; Chinese question words):
+left out of the index and of queries, so 平票怎么算 searches 平票 and 算."""
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass
+class Chunked:
+    """One language's chunked index."""
+
+    manifest: dict[str, Any]
+    """``search_index.json``: Material's ``config`` (with ``rulesite``) and no documents."""
+    chunks: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    """Per key: word → flat postings (page delta, section, weight, ...)."""
+    parts: dict[str, list[list[str]]] = field(default_factory=dict)
+    """Per ``<page>-<part>``: ``[location, title, text, game]`` of each document."""
+
+
+def base_key(word: str) -> str:
+    """A word's first chunk: its first character when Han, else its first two."""
+    return word[:1] if _HAN.match(word) else word[:2]
+
+
+def weight(value: float) -> int:
+    """A posting's weight on a log scale, 1..255 (``search-worker.js`` inverts it)."""
+    return max(1, min(255, round(8 * math.log2(1 + value * 100))))
+
+
+def plain(text: str) -> str:
+    """What a hit shows of an index text: markup and zero-width spaces out, spaces folded."""
+    text = html.unescape(_MARKUP.sub(" ", text)).replace("\u200b", "")
+    return _SPACES.sub(" ", text).strip()
+
+
+def from_material(index: dict[str, Any], lang: str, words: SearchWords | None = None) -> Chunked:
+    """Chunk Material's whole ``index`` of the language ``lang``, every document given its search
+    words (``search_split.SynonymFinder``); pages of the registry's search role TITLES (the
+    glossary, which repeats every game's terms) are indexed by their titles only, and show their
+    text."""
+    config = {**index["config"], "fields": {**index["config"]["fields"], **WORDS_FIELD}}
+    del config["fields"][
+        SECTIONS
+    ]  # a hit's page is shown with it: no page needs its sections' words
+    finder = SynonymFinder(words or SearchWords({}), Tokenizer(config["separator"]))
+    docs = [finder.with_words(doc) for doc in index["docs"]]
+    indexed = [shortened(doc) if _titles_only(doc["location"]) else doc for doc in docs]
+    return build(config, indexed, docs, lang)
+
+
+def build(
+    config: dict[str, Any], indexed: list[dict[str, Any]], shown: list[dict[str, Any]], lang: str
+) -> Chunked:
+    """Chunk the documents ``indexed`` (Material's shape) with Material's ``config``; ``shown``
+    are the same documents as hits show them (the same locations, in the same order)."""
+    tokens = Tokenizer(config["separator"])
+    stop = set(STOP_WORDS.get(lang, ()))
+    boosts = {name: float(spec.get("boost", 1.0)) for name, spec in config["fields"].items()}
+    pages, places = _pages(shown)
+    games = {
+        slug: plain(doc["title"])
+        for doc in shown
+        if (slug := game_of(doc["location"])) and doc["location"] == f"games/{slug}/"
+    }
+    counts = _field_counts(indexed, tokens, boosts, stop)
+    rulings = [_is_ruling(doc["location"]) for doc in indexed]
+    postings = _postings(counts, places, boosts, rulings)
+    chunked = Chunked(manifest={})
+    for key, words in _cut(postings).items():
+        chunked.chunks[key] = {"words": {word: _flat(postings[word]) for word in sorted(words)}}
+    for key in sorted(chunked.chunks, key=len, reverse=True):
+        # A cut chunk names its children (the next character of each) for the worker to walk.
+        parent = key[:-1]
+        if len(key) > len(base_key(key)) and parent in chunked.chunks:
+            more = chunked.chunks[parent].setdefault("more", "")
+            chunked.chunks[parent]["more"] = "".join(sorted(more + key[-1]))
+    for number, docs in enumerate(pages):
+        for start in range(0, len(docs), PART):
+            rows = [_shown(doc, games) for doc in docs[start : start + PART]]
+            chunked.parts[f"{number}-{start // PART}"] = rows
+    chunked.manifest = {
+        "config": {
+            **config,
+            "rulesite": {
+                "chunks": sorted(key for key in chunked.chunks if len(key) <= len(base_key(key))),
+                "docs": len(indexed),
+                "part": PART,
+                "ruling": RULING_BOOST,
+                "stop": sorted(stop),
+            },
+        },
+        "docs": [],
+    }
+    return chunked
+
+
+def _pages(docs: list[dict[str, Any]]) -> tuple[list[list[dict[str, Any]]], list[tuple[int, int]]]:
+    """Documents grouped by page (the page's own first, as Material's index has it), and each
+    document's (page, section) place."""
+    pages: list[list[dict[str, Any]]] = []
+    numbers: dict[str, int] = {}
+    places = []
+    for doc in docs:
+        page = doc["location"].partition("#")[0]
+        if page not in numbers:
+            numbers[page] = len(pages)
+            pages.append([])
+        places.append((numbers[page], len(pages[numbers[page]])))
+        pages[numbers[page]].append(doc)
+    return pages, places
+
+
+def _is_ruling(location: str) -> bool:
+    page, _, anchor = location.partition("#")
+    return bool(anchor) and _is_kind(page, "faq")
+
+
+def _shown(doc: dict[str, Any], games: dict[str, str]) -> list[str]:
+    slug = game_of(doc["location"])
+    text = plain(doc.get("text", ""))[:TEXT_LIMIT]
+    return [doc["location"], plain(doc["title"]), text, games.get(slug or "", "")]
+
+
+def _field_counts(
+    docs: list[dict[str, Any]], tokens: Tokenizer, boosts: dict[str, float], stop: set[str]
+) -> list[dict[str, dict[str, int]]]:
+    """Per document, per field: word → count (stop words left out)."""
+    result = []
+    for doc in docs:
+        fields: dict[str, dict[str, int]] = {}
+        for name in boosts:
+            value = doc.get(name)
+            if not value:
+                continue
+            words = tokens.words(" ".join(value) if isinstance(value, list) else value)
+            counted: dict[str, int] = {}
+            for word in words:
+                if word not in stop:
+                    counted[word] = counted.get(word, 0) + 1
+            if counted:
+                fields[name] = counted
+        result.append(fields)
+    return result
+
+
+def _postings(
+    counts: list[dict[str, dict[str, int]]],
+    places: list[tuple[int, int]],
+    boosts: dict[str, float],
+    rulings: list[bool],
+) -> dict[str, list[tuple[int, int, int]]]:
+    """Word → (page, section, weight), the heaviest ``POSTINGS_LIMIT`` in index order; a
+    ruling's section as ``-1 - section``."""
+    lengths: dict[str, list[int]] = {name: [] for name in boosts}
+    for fields in counts:
+        for name, counted in fields.items():
+            lengths[name].append(sum(counted.values()))
+    average = {name: (sum(v) / len(v) if v else 1.0) for name, v in lengths.items()}
+    found: dict[str, list[tuple[int, int, int]]] = {}
+    for number, fields in enumerate(counts):
+        scores: dict[str, float] = {}
+        for name, counted in fields.items():
+            size = sum(counted.values()) / average[name]
+            for word, tf in counted.items():
+                part = tf * (K1 + 1) / (tf + K1 * (1 - B + B * size))
+                scores[word] = scores.get(word, 0.0) + boosts[name] * part
+        page, section = places[number]
+        for word, score in scores.items():
+            marked = -1 - section if rulings[number] else section
+            found.setdefault(word, []).append((page, marked, weight(score)))
+    for word, rows in found.items():
+        if len(rows) > POSTINGS_LIMIT:
+            kept = sorted(rows, key=lambda row: -row[2])[:POSTINGS_LIMIT]
+            found[word] = sorted(
+                kept, key=lambda row: (row[0], row[1] if row[1] >= 0 else -1 - row[1])
+            )
+    return found
+
+
+def _flat(rows: list[tuple[int, int, int]]) -> list[int]:
+    """Postings as one list of numbers, pages as differences (smaller JSON)."""
+    flat: list[int] = []
+    previous = 0
+    for page, section, value in rows:
+        flat += [page - previous, section, value]
+        previous = page
+    return flat
+
+
+def _size(word: str, rows: list[tuple[int, int, int]]) -> int:
+    return len(word.encode()) + 6 + 7 * len(rows)
+
+
+def _cut(postings: dict[str, list[tuple[int, int, int]]]) -> dict[str, list[str]]:
+    """Key → its words: by base key, a chunk over ``CHUNK_LIMIT`` cut by one more character
+    (the words as long as the key stay in the key's own chunk)."""
+    groups: dict[str, list[str]] = {}
+    for word in postings:
+        groups.setdefault(base_key(word), []).append(word)
+    result: dict[str, list[str]] = {}
+    pending = sorted(groups.items())
+    while pending:
+        key, words = pending.pop()
+        size = sum(_size(word, postings[word]) for word in words)
+        if size <= CHUNK_LIMIT or all(len(word) <= len(key) for word in words):
+            result[key] = words
+            continue
+        longer: dict[str, list[str]] = {}
+        result[key] = []  # a cut chunk still exists: it names its children (``more``)
+        for word in words:
+            if len(word) <= len(key):
+                result[key].append(word)
+            else:
+                longer.setdefault(word[: len(key) + 1], []).append(word)
+        pending.extend(sorted(longer.items()))
+    return result
+
+
+def chunk_file(key: str) -> str:
+    """A chunk's file name: the key's code points in hexadecimal (any character, any system)."""
+    return "-".join(f"{ord(char):x}" for char in key) + ".json"
+
+
+def write(search_dir: Path, chunked: Chunked, index_file: str) -> None:
+    """Write the manifest as ``index_file`` and the chunks and parts beside it (old ones gone)."""
+    for name in (CHUNKS_DIR, PAGES_DIR):
+        folder = search_dir / name
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+    for key, words in chunked.chunks.items():
+        (search_dir / CHUNKS_DIR / chunk_file(key)).write_bytes(dump(words))
+    for name, rows in chunked.parts.items():
+        (search_dir / PAGES_DIR / f"{name}.json").write_bytes(dump({"docs": rows}))
+    (search_dir / index_file).write_bytes(dump(chunked.manifest))
+
+
+def files(chunked: Chunked) -> Iterable[str]:
+    """Every file written, relative to ``search/`` (for checks)."""
+    yield from (f"{CHUNKS_DIR}/{chunk_file(key)}" for key in chunked.chunks)
+    yield from (f"{PAGES_DIR}/{name}.json" for name in chunked.parts)
+
+
+def load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))

@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 
 import yaml
 
+from rulesite import markup
 from rulesite.catalog import Catalog
 from rulesite.check.images import copy_images
 from rulesite.engine.export import write_export
@@ -36,6 +37,7 @@ from rulesite.errors import BuildError, UsageError
 from rulesite.model import Language, SiteData
 from rulesite.pages import registry
 from rulesite.project import Project, links_out
+from rulesite.render.renderer import Labels
 from rulesite.terminal import printable
 
 CONFIG_FILE = "mkdocs.yml"
@@ -163,11 +165,11 @@ def language_config(
     # The offline page's wording (engine/offline.py renders theme/offline.html with it).
     labels = catalog.site.labels
     extra["offline"] = {k: labels[f"offline_{k}"].get(language.code) for k in OFFLINE_LABELS}
-    # The print footer of a game's rules, FAQ and score pages (theme/main.html): its wording and
-    # each game's check date (the card's verification date).
+    # The print footer of a game's rules, FAQ and score pages (theme/main.html): its wording.
+    # Each game's check date is in its pages' front matter (``checked:``), not here: a date
+    # in the settings would make every page depend on every game's card.
     extra["print"] = {k: labels[f"print_{k}"].get(language.code) for k in PRINT_LABELS}
     extra["print"]["checked"] = labels["card_verified"].get(language.code)
-    extra["checked"] = {game.slug: game.card.verified.isoformat() for game in catalog.games}
     # Search's empty state points to the topic index and the glossary (assets/search-results.js).
     directory_urls = config.get("use_directory_urls", True) is not False
     extra["search_help"] = {
@@ -195,9 +197,21 @@ def language_config(
     # The site-wide pages the registry puts in the navigation; every game's pages are linked by
     # their tabs instead (MkDocs puts the whole navigation into every page: listing every game's
     # pages would make build time grow with the square of the number of games).
-    config["nav"] = registry.nav_sources()
+    # Each entry with its title (the one its page's front matter gives): MkDocs then knows every
+    # title without reading the pages, so a rebuild of some pages writes the same navigation
+    # as a whole build (serve/plan.py).
+    config["nav"] = nav(catalog, language)
     config["not_in_nav"] = registry.not_in_nav()
     return config
+
+
+def nav(catalog: Catalog, language: Language) -> list[dict[str, str]]:
+    """The site navigation in ``language``: ``{title: source}`` per kind the registry lists."""
+    words = Labels(catalog.site, language.code)
+    return [
+        {markup.front_text(words(kind.nav_title or "")): kind.source_path()}
+        for kind in registry.nav_kinds()
+    ]
 
 
 def _language_palette(palette: Any, lang: str) -> Any:

@@ -89,6 +89,7 @@ KINDS: tuple[PageKind, ...] = (
         template="home.md.j2",
         context=indexes.home,
         nav=True,
+        nav_title="page_home",
         search=Search.SITE,
         offline=True,
         sitemap=True,
@@ -103,6 +104,7 @@ KINDS: tuple[PageKind, ...] = (
         template="games.md.j2",
         context=indexes.games_index,
         nav=True,
+        nav_title="page_games",
         search=Search.SITE,
         offline=True,
         sitemap=True,
@@ -127,6 +129,7 @@ KINDS: tuple[PageKind, ...] = (
         template="glossary.md.j2",
         context=indexes.glossary,
         nav=True,
+        nav_title="page_glossary",
         search=Search.TITLES,
         offline=True,
         sitemap=True,
@@ -141,6 +144,7 @@ KINDS: tuple[PageKind, ...] = (
         template="topics.md.j2",
         context=indexes.topics,
         nav=True,
+        nav_title="page_topics",
         search=Search.SITE,
         offline=True,
         sitemap=True,
@@ -187,6 +191,7 @@ KINDS: tuple[PageKind, ...] = (
         template="history.md.j2",
         context=indexes.history,
         nav=True,
+        nav_title="history_title",
         # MkDocs indexes and maps every page it renders from Markdown: only its title and lead
         # are text here (the plays are read by a script), which is what search finds.
         search=Search.SITE,
@@ -298,7 +303,12 @@ def redirects(game: Game, directory_urls: bool = True) -> list[tuple[str, str]]:
 
 def nav_sources() -> list[str]:
     """The site navigation: the sources of the kinds it lists, in order."""
-    return [k.source_path() for k in KINDS if k.nav]
+    return [k.source_path() for k in nav_kinds()]
+
+
+def nav_kinds() -> tuple[PageKind, ...]:
+    """The kinds the site navigation lists, in order (each with its ``nav_title``)."""
+    return tuple(k for k in KINDS if k.nav)
 
 
 def not_in_nav() -> str:

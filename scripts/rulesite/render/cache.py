@@ -115,7 +115,7 @@ def render_cached(
     common = (
         f"site={site_digest};templates={templates};as_of={catalog.as_of.isoformat()};url={site_url}"
     )
-    inputs = InputDigests(catalog)
+    inputs = InputDigests(catalog, cache)
     pages: dict[str, str] = {}
     for lang in catalog.site.codes:
         for kind in registry.rendered_kinds(registry.Scope.SITE):
@@ -146,8 +146,11 @@ class InputDigests:
     templates are in every page's key already.
     """
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, cache: ContentCache | None = None) -> None:
         self._catalog = catalog
+        self._cache = cache
+        """Each game's part of each input, kept while its file stays the same: an edit
+        digests one game's fields, not every game's."""
         self._made: dict[str, str] = {}
 
     def key(self, inputs: Iterable[registry.Input]) -> str:
@@ -162,12 +165,24 @@ class InputDigests:
     def _make(self, wanted: registry.Input) -> str:
         digest = hashlib.sha256()
         for game in self._catalog.games:
-            if wanted.fields:
-                data = game.model_dump_json(include=set(wanted.fields)).encode("utf-8")
-            else:  # the whole file (and its pictures)
-                data = self._catalog.digests.get(game.slug, "").encode("ascii")
+            data = self._part(wanted, game)
             digest.update(b"%d\0" % len(data) + data)
+        if self._cache is not None:
+            self._cache.retain(f"input-{wanted.name}", (game.slug for game in self._catalog.games))
         return digest.hexdigest()
+
+    def _part(self, wanted: registry.Input, game: Game) -> bytes:
+        """What one game gives an input: the fields it declares, or its file's digest."""
+        file_digest = self._catalog.digests.get(game.slug)
+        if not wanted.fields:  # the whole file (and its pictures)
+            return (file_digest or "").encode("ascii")
+        fields = set(wanted.fields)
+        if self._cache is None or file_digest is None:
+            return game.model_dump_json(include=fields).encode("utf-8")
+        make = lambda: game.model_dump_json(include=fields).encode("utf-8")  # noqa: E731
+        # The record is checked against data/site.yaml too: its digest is part of the key.
+        key = f"{file_digest};{self._catalog.digests.get('')}"
+        return self._cache.get(f"input-{wanted.name}", game.slug, key, make)
 
 
 def _topic_pages(

@@ -7,7 +7,8 @@ For each count it generates a project of distinct games (``bench/corpus.py``), t
 the whole ``rulesite build``; the same generated Markdown built by bare MkDocs + Material +
 search with the same small navigation, one language after the other (sum) and the slower
 language alone (max); ms per page; each language's MkDocs time; the first search download per
-language (raw and gzipped); and ``rulesite serve``'s edit-to-preview time (median of 3 edits).
+language (raw and gzipped); and ``rulesite serve``'s edit-to-preview time: the median of 3
+edits of each kind (a FAQ answer, a rules section, a card field), per kind.
 Then each goal with ✓ or ✗ (``bench/report.py``). It starts with the calculator's JS + CSS size.
 Machines are noisy: compare figures from one run, never across runs.
 """
@@ -114,7 +115,8 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
     edits = None
     if not args.no_serve:
         slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
-        say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits)…")
+        kinds = ", ".join(measure.EDIT_KINDS)
+        say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
         edits = measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
     return Result(
         count,

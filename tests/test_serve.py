@@ -327,14 +327,14 @@ def test_an_unexpected_failure_is_retried_once_and_the_fix_shows_up(
     previewing: Previewing, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     failures = [RuntimeError("bad label \x1b[31m"), FileNotFoundError("mini-game.yaml")]
-    real_render = serve.render_cached
+    real_render = serve.render_game_pages
 
     def render_failing_twice(*args: object) -> dict[str, str]:
         if failures:
             raise failures.pop(0)
         return real_render(*args)
 
-    monkeypatch.setattr(serve, "render_cached", render_failing_twice)
+    monkeypatch.setattr(serve, "render_game_pages", render_failing_twice)
     game = previewing.project.games_dir / "mini-game.yaml"
     replace_in(game, "bgg_rank: 9999", "bgg_rank: 4321")
     assert previewing.rebuild() == [

@@ -302,16 +302,11 @@ def generated_files(
     ``content/``: each language's settings, word lists, feed, old pages of renamed games,
     pictures and (with the root language) the JSON export. ``export_cache``: the preview's,
     so that an edit makes one game's export records, not every game's."""
-    base = load_base_config(project)
-    epoch = source_date_epoch(catalog)
     root = catalog.site.root_language
     files: dict[str, bytes] = {}
-    for language in catalog.site.languages:
+    for language, config, text in _settings(project, catalog):
         lang = language.code
-        config = language_config(base, catalog, language, epoch)
-        header = CONFIG_HEADER.format(path=f"content/{lang}/{CONFIG_FILE}")
-        text = header + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=100)
-        files[f"{lang}/{CONFIG_FILE}"] = text.encode("utf-8")
+        files[f"{lang}/{CONFIG_FILE}"] = text
         if language.search.jieba:
             files[f"{lang}/{SEARCH_TERMS}"] = search_dictionary(catalog).encode("utf-8")
         files[f"{lang}/{SYNONYMS_FILE}"] = _synonyms(catalog, lang)
@@ -329,6 +324,24 @@ def generated_files(
         for file, image in sorted(catalog.images.items()):
             files[docs + image_site_path(file)] = image.data
     return files
+
+
+def config_files(project: Project, catalog: Catalog) -> dict[str, bytes]:
+    """Each language's generated ``mkdocs.yml`` (as ``generated_files`` gives it), alone."""
+    return {f"{lang.code}/{CONFIG_FILE}": text for lang, _, text in _settings(project, catalog)}
+
+
+def _settings(project: Project, catalog: Catalog) -> list[tuple[Language, dict[str, Any], bytes]]:
+    """Each language with its MkDocs settings and their file's bytes."""
+    base = load_base_config(project)
+    epoch = source_date_epoch(catalog)
+    found = []
+    for language in catalog.site.languages:
+        config = language_config(base, catalog, language, epoch)
+        header = CONFIG_HEADER.format(path=f"content/{language.code}/{CONFIG_FILE}")
+        text = header + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=100)
+        found.append((language, config, text.encode("utf-8")))
+    return found
 
 
 def theme_files(project: Project) -> dict[str, bytes]:

@@ -51,6 +51,7 @@ from rulesite.engine.projects import (
     CONFIG_FILE,
     DOCS_DIR,
     THEME_DIR,
+    config_files,
     configured_site_url,
     generated_files,
     site_path,
@@ -63,7 +64,7 @@ from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
-from rulesite.render.cache import ContentCache, render_cached
+from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
 from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
 from rulesite.serve.overlay import Problems
 from rulesite.serve.plan import Plan, group, page_output, plan_language
@@ -202,19 +203,27 @@ class Preview:
         say("rulesite: checking data/…")
         catalog = load_catalog(self.project, cache=self.cache)
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
-        pages = render_cached(self.project, catalog, self.cache, configured_site_url(self.project))
-        say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
+        site_url = configured_site_url(self.project)
+        game_pages = render_game_pages(self.project, catalog, self.cache, site_url)
         # A language not built yet (the first build, or one just declared) is built whole.
         self.stale |= {code for code in catalog.site.codes if code not in self.languages}
         self.languages = {language.code: language for language in catalog.site.languages}
-        files = self._generated(catalog, pages)
-        before = {lang: snapshot(self.builds / lang) for lang in self.languages}
-        first = self._game_pages_first(files)
+        # The first phase needs the games' pages, the settings and the theme: nothing made
+        # from every game (the pages across games, search's word lists, the export) yet.
+        early = {**self._theme(catalog), **config_files(self.project, catalog)}
+        early.update(_in_docs(game_pages))
+        first = self._game_pages_first(early)
         if first:
-            seconds = self._build([plan for plan, _ in first], before, pages_only=True)
+            seconds = self._build([plan for plan, _ in first], {}, pages_only=True)
             shown = time.perf_counter() - started
             _say(f"rulesite: {_summary([p for p, _ in first], seconds)}; shown after {shown:.1f} s")
             self.on_published()
+        pages = {**render_site_pages(self.project, catalog, self.cache, site_url), **game_pages}
+        say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
+        files = self._generated(catalog, pages)
+        # Every build writes the sitemap, 404 page and search files again, and the second
+        # phase rebuilds the first one's pages: what the first phase wrote is new again here.
+        before = {lang: snapshot(self.builds / lang) for lang in self.languages}
         changed = self._write(files) | {path for _, paths in first for path in paths}
         plans = [
             plan
@@ -252,8 +261,8 @@ class Preview:
                 path: data
                 for path, data in files.items()
                 if path.startswith(docs)
-                and _game_page(path.removeprefix(docs))
                 and self._differs(path, data)
+                and _game_page(path.removeprefix(docs))
             }
             if not mine:
                 continue
@@ -284,16 +293,19 @@ class Preview:
     def _generated(self, catalog: Catalog, pages: dict[str, str]) -> dict[str, str | bytes]:
         """Every file of ``content/``, as ``rulesite build`` writes it, by relative path: the
         pages as text (from the render cache), the rest as bytes."""
-        files: dict[str, str | bytes] = {}
-        theme = theme_files(self.project)
-        for lang in catalog.site.codes:
-            for relative, data in theme.items():
-                files[f"{lang}/{THEME_DIR}/{relative}"] = data
+        files = self._theme(catalog)
         files.update(generated_files(self.project, catalog, self.exports))
-        for relative, text in pages.items():
-            lang, _, page = relative.partition("/")
-            files[f"{lang}/{DOCS_DIR}/{page}"] = text
+        files.update(_in_docs(pages))
         return files
+
+    def _theme(self, catalog: Catalog) -> dict[str, str | bytes]:
+        """The theme in each language's project."""
+        theme = theme_files(self.project)
+        return {
+            f"{lang}/{THEME_DIR}/{relative}": data
+            for lang in catalog.site.codes
+            for relative, data in theme.items()
+        }
 
     def _write(self, files: dict[str, str | bytes], partial: bool = False) -> set[str]:
         """Make ``content/`` hold ``files``, touching only what differs; the paths changed.
@@ -427,6 +439,15 @@ class Preview:
         for relative, state in after.items():
             if before.get(relative) != state:
                 copy_file(source / relative, target / relative)
+
+
+def _in_docs(pages: dict[str, str]) -> dict[str, str | bytes]:
+    """Rendered pages (``<lang>/<page>``) by their path under ``content/``."""
+    found: dict[str, str | bytes] = {}
+    for relative, text in pages.items():
+        lang, _, page = relative.partition("/")
+        found[f"{lang}/{DOCS_DIR}/{page}"] = text
+    return found
 
 
 def _game_page(page: str) -> bool:

@@ -15,20 +15,28 @@ rebuild. On a change:
    (``render/cache.py``);
    the checks across files always run. Invalid data is reported exactly as ``rulesite validate``
    reports it, and the preview keeps its last good pages;
-2. render: an unchanged game's pages come from the cache; home and the games index are rendered
-   again;
-3. write into ``content/`` only the files whose bytes changed;
-4. build each language that has a changed file (``serve/plan.py``): a whole build when its
-   settings (``mkdocs.yml``: site name, address, build date...) or its theme changed, else a
-   MkDocs dirty build of the changed games' pages and the pages in the navigation; both
-   languages at once, each in a forked process, as MkDocs' ``serve`` command (so the
-   ``rulesite`` plugin completes the search index of a dirty build: ``engine/search_pieces.py``);
-5. copy what the builds wrote into ``site/``; the browser reloads.
+2. first phase, what the editor looks at: render the games' pages (an unchanged game's come
+   from the cache) and, in each language whose settings and theme are unchanged, write the
+   changed games' pages into ``content/`` and build them (a MkDocs dirty build; the plugin's
+   ``defer`` leaves search and the offline files alone), copy them into ``site/``; open pages
+   reload;
+3. second phase: render the pages across games (each only when the inputs its kind declares
+   changed), make the other generated files (word lists, feed, the JSON export: each game's
+   records kept by its file's digest), write into ``content/`` the files whose bytes changed
+   (the preview keeps their digests, not their bytes), and build each language that has a
+   changed file (``serve/plan.py``): a whole build when its settings (``mkdocs.yml``: site
+   name, address, build date, navigation titles...) or its theme changed, else a dirty build of
+   the changed games' pages and the changed site-wide pages, with the language's search index
+   and offline lists; both languages at once, each in a forked process, as MkDocs' ``serve``
+   command (so the ``rulesite`` plugin completes the search index of a dirty build:
+   ``engine/search_pieces.py``);
+4. copy what the builds wrote into ``site/``; the browser reloads.
 
 A dirty build writes the same HTML for a page as a whole build does (``serve/plan.py`` says
-why). What may lag behind is search: a rebuilt page's entries replace its old ones in the
-language's search index, but when the search terms change, the other pages keep the words the
-previous terms gave them until the next whole build.
+why), and after the second phase every file of ``site/`` is what a whole build writes
+(``tests/test_incremental.py``). Between the phases, the search index and offline lists are
+the previous ones, and a game page that links to a page first written in the second phase (a
+new topic) links to it as MkDocs links a missing page until the second phase rebuilds it.
 """
 
 from __future__ import annotations

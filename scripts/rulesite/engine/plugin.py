@@ -82,7 +82,8 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def on_config(self, config):
         self._epoch = build_date.build_epoch(self.config.source_date_epoch)
         prepare_jieba()  # before Material's search asks jieba anything, in every language
-        if self.config.search_terms:
+        # Deferred, search's output is not kept: the words would only cost time.
+        if self.config.search_terms and not self.config.defer:
             add_search_terms(self.config.search_terms)
         return config
 

@@ -213,3 +213,13 @@ def test_each_kind_of_edit_keeps_the_data_valid_and_shows_on_its_page(
     source = page.removesuffix("/") + ("/index.md" if page.endswith(f"{slug}/") else ".md")
     markdown = render_pages(project, catalog)[f"{LANGUAGES[0]}/{source}"]
     assert markdown.count(token) == 1
+
+
+def test_serve_only_prints_the_edit_goals_per_count(capsys: pytest.CaptureFixture[str]) -> None:
+    fast = {kind: [0.5, 0.9, 3.0] for kind in measure.EDIT_KINDS}
+    slow = {**fast, "card": [2.5, 2.6, None]}
+    report.print_edit_goals({300: fast, 1000: slow})
+    out = capsys.readouterr().out
+    assert "✓ serve edit→preview (median per kind) ≤ 1 s at 300 games: faq 0.90 s" in out
+    assert "✗ serve edit→preview (median per kind) ≤ 2 s at 1,000 games" in out
+    assert "card did not update within" in out

@@ -167,6 +167,19 @@ def _edit_goal(results: list[Result], by_count: dict[int, Result]) -> None:
         print(f"{_mark(met)} {goal}: {_edit_words(target.edits)}")
 
 
+def print_edit_goals(edits: dict[int, dict[str, list[float | None]]]) -> None:
+    """The edit-to-preview figures per count and their goals (``--serve-only``)."""
+    for count, measured in edits.items():
+        print(f"{count:,} games: edit→preview median {_edit_words(measured)}")
+    print("goals:")
+    for count, limit in EDIT_TO_PREVIEW:
+        goal = f"serve edit→preview (median per kind) ≤ {limit:g} s at {count:,} games"
+        if count not in edits:
+            print(f"– {goal}: not measured at {count:,} games")
+            continue
+        print(f"{_mark(_edits_met(edits[count], limit))} {goal}: {_edit_words(edits[count])}")
+
+
 def _search_goal(results: list[Result], by_count: dict[int, Result]) -> None:
     count, limit = SEARCH_GZIP_KB
     goal = f"first search download ≤ {limit:g} KB gzipped per language at {count:,} games"

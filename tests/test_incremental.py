@@ -216,6 +216,29 @@ def _wait_until_quiet(done: list[float], quiet: float = 2.0, longest: float = 12
     raise AssertionError("the watcher never settled")
 
 
+def test_a_failure_after_the_first_phase_is_made_good_by_the_next_rebuild(
+    session: Session,
+) -> None:
+    # The game's pages are shown, then rendering the pages across games fails (and its retry):
+    # the next rebuild must still give those pages their search entries and offline lists.
+    failures = [RuntimeError("first"), RuntimeError("retry")]
+    real = serve.render_site_pages
+
+    def failing(*args: object) -> dict[str, str]:
+        if failures:
+            raise failures.pop(0)
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(serve, "render_site_pages", failing)
+        session.edit("data/games/mini-game.yaml", "zh: 第二次改动。", "zh: 第三次改动。")
+        said = session.rebuild()
+    assert any("rebuilding failed: RuntimeError: retry" in line for line in said)
+    assert "第三次改动" in session.page("games/mini-game/faq/index.html")
+    session.rebuild()  # no new edit
+    session.assert_like_a_build()
+
+
 def test_invalid_data_keeps_the_last_good_pages_then_the_fix_shows(session: Session) -> None:
     before = tree_digest(session.preview.site)
     session.edit("data/games/mini-game.yaml", "bgg_rank: 9999", "bgg_rank: many")

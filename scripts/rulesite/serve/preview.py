@@ -151,6 +151,9 @@ class Preview:
         self._sources: dict[str, str | bytes] = {}
         """What each file of ``content/`` was written from: a page's text is the render
         cache's own, so the same object again means the same file, with nothing to digest."""
+        self.pending: set[str] = set()
+        """Files the first phase built that the second has not built yet (it failed, or a
+        later step did): built again by the next second phase."""
         self.exports: ExportCache = {}
         """Each game's JSON export records (``engine/export.py``)."""
         self.stale: set[str] = set()
@@ -225,6 +228,7 @@ class Preview:
             seconds = self._build([plan for plan, _ in first], {}, pages_only=True)
             shown = time.perf_counter() - started
             _say(f"rulesite: {_summary([p for p, _ in first], seconds)}; shown after {shown:.1f} s")
+            self.pending |= {path for _, paths in first for path in paths}
             self.on_published()
         pages = {**render_site_pages(self.project, catalog, self.cache, site_url), **game_pages}
         say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
@@ -232,18 +236,20 @@ class Preview:
         # Every build writes the sitemap, 404 page and search files again, and the second
         # phase rebuilds the first one's pages: what the first phase wrote is new again here.
         before = {lang: snapshot(self.builds / lang) for lang in self.languages}
-        changed = self._write(files) | {path for _, paths in first for path in paths}
+        changed = self._write(files) | self.pending
         plans = [
             plan
             for lang in self.languages
             if (plan := self._plan(lang, changed, files)) is not None
         ]
         if not plans:
+            self.pending.clear()
             _say("rulesite: no page changed")
             return
         names = ", ".join(f"{p.lang} ({'whole' if p.whole else 'changed pages'})" for p in plans)
         say(f"rulesite: building {names} with MkDocs…")
         seconds = self._build(plans, before)
+        self.pending.clear()
         _say(f"rulesite: {_summary(plans, seconds)}; {time.perf_counter() - started:.1f} s in all")
 
     def on_published(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import os
+import re
 import shutil
 import signal
 import socket
@@ -344,8 +345,14 @@ def _wait_for(
     return False
 
 
-def _wait_quiet(log: Path, longest: float = 120.0) -> None:
-    """Wait until serve's log has not grown for QUIET_SECONDS: no rebuild is running."""
+REBUILD_OVER = re.compile(r"s in all$|no page changed|keeps the last good pages|next change$")
+"""A line of serve's log that ends a rebuild (its second phase too: it prints nothing while
+MkDocs builds, so a quiet log alone does not say the rebuild is over)."""
+
+
+def _wait_quiet(log: Path, longest: float = 600.0) -> None:
+    """Wait until serve's log ends with a finished rebuild and has not grown for QUIET_SECONDS:
+    no rebuild is running, so the next edit's time is its own."""
     deadline = time.monotonic() + longest
     size, since = log.stat().st_size, time.monotonic()
     while time.monotonic() < deadline:
@@ -353,8 +360,13 @@ def _wait_quiet(log: Path, longest: float = 120.0) -> None:
         now = log.stat().st_size
         if now != size:
             size, since = now, time.monotonic()
-        elif time.monotonic() - since >= QUIET_SECONDS:
+        elif time.monotonic() - since >= QUIET_SECONDS and _rebuild_over(log):
             return
+
+
+def _rebuild_over(log: Path) -> bool:
+    lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    return bool(lines) and bool(REBUILD_OVER.search(lines[-1]))
 
 
 def _stop(process: subprocess.Popen) -> None:

@@ -10,9 +10,11 @@ each other's headings. A change to the settings (the titles among them) rebuilds
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import yaml
 
 from rulesite.engine.projects import CONFIG_FILE, DOCS_DIR, THEME_DIR
 from rulesite.pages import registry
@@ -95,3 +97,13 @@ def page_output(page: str, use_directory_urls: bool) -> str:
     from mkdocs.structure.files import File
 
     return File(page, None, None, use_directory_urls).dest_uri
+
+
+def settings(files: Mapping[str, str | bytes], lang: str) -> dict[str, Any]:
+    """The language's generated settings (written by ``engine/projects.py``: plain YAML)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        config = yaml.load(files.get(f"{lang}/{CONFIG_FILE}", b"{}"), Loader=loader)
+    except yaml.YAMLError:
+        config = None
+    return config if isinstance(config, dict) else {}

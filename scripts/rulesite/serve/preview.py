@@ -47,9 +47,8 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -75,7 +74,7 @@ from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previ
 from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
 from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
 from rulesite.serve.overlay import Problems
-from rulesite.serve.plan import Plan, group, page_output, plan_language
+from rulesite.serve.plan import Plan, group, page_output, plan_language, settings
 from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
 from rulesite.terminal import printable
@@ -348,7 +347,7 @@ class Preview:
         mine = {path.removeprefix(f"{lang}/") for path in changed if path.startswith(f"{lang}/")}
         docs = f"{lang}/{DOCS_DIR}/"
         present = {path.removeprefix(docs) for path in files if path.startswith(docs)}
-        return plan_language(lang, mine, present, _config(files, lang), lang in self.stale)
+        return plan_language(lang, mine, present, settings(files, lang), lang in self.stale)
 
     # --- building and publishing -------------------------------------------------------------
 
@@ -390,7 +389,7 @@ class Preview:
         """The language's settings for the first phase: the plugin leaves search and the offline
         files alone (``defer``), and keeps the theme's compiled templates between builds. Beside
         the generated settings (the paths in them are relative), removed once built."""
-        config = _config(self._sources, lang)
+        config = settings(self._sources, lang)
         for entry in config.get("plugins", []):
             if isinstance(entry, dict) and "rulesite" in entry:
                 entry["rulesite"] = {
@@ -472,16 +471,6 @@ def _game_page(page: str) -> bool:
 def _digest(data: str | bytes) -> str:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     return hashlib.sha256(raw).hexdigest()
-
-
-def _config(files: Mapping[str, str | bytes], lang: str) -> dict[str, Any]:
-    """The language's generated settings (written by ``engine/projects.py``: plain YAML)."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        config = yaml.load(files.get(f"{lang}/{CONFIG_FILE}", b"{}"), Loader=loader)
-    except yaml.YAMLError:
-        config = None
-    return config if isinstance(config, dict) else {}
 
 
 def _summary(plans: list[Plan], seconds: dict[str, float]) -> str:

@@ -1,13 +1,15 @@
 """Benchmark: how the build scales with the number of games, against bare MkDocs in the same run.
 
-    .venv/bin/python scripts/benchmark.py [--counts 100 300 1000] [--no-serve] [--keep DIR]
-                                          [--repeat N] [--seed N] [--search [--pagefind PY]]
+    .venv/bin/python scripts/benchmark.py [--counts 100 300 1000] [--no-serve | --serve-only]
+                                          [--keep DIR] [--repeat N] [--seed N]
+                                          [--search [--pagefind PY]]
 
 For each count it generates a project of distinct games (``bench/corpus.py``), then prints:
 the whole ``rulesite build``; the same generated Markdown built by bare MkDocs + Material +
 search with the same small navigation, one language after the other (sum) and the slower
 language alone (max); ms per page; each language's MkDocs time; the first search download per
-language (raw and gzipped); and ``rulesite serve``'s edit-to-preview time (median of 3 edits).
+language (raw and gzipped); and ``rulesite serve``'s edit-to-preview time: the median of 3
+edits of each kind (a FAQ answer, a rules section, a card field), per kind.
 With ``--search``, each query of ``bench/search.py`` typed into the home page's search box in a
 phone-sized Chromium with its CPU slowed 4x: what it downloads and how long until results show
 (with ``--pagefind``, the same for Pagefind, the candidate it was measured against).
@@ -29,7 +31,14 @@ from pathlib import Path
 
 from bench import corpus, measure, search
 from bench.measure import BenchError
-from bench.report import Result, figure, per_language, print_goals, print_table
+from bench.report import (
+    Result,
+    figure,
+    per_language,
+    print_edit_goals,
+    print_goals,
+    print_table,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_COUNTS = [100, 300, 1000]
@@ -45,6 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     try:
         with _scratch(args.keep) as base:
+            if args.serve_only:
+                edits = {
+                    count: serve_only(count, base / f"{count}-games", args) for count in args.counts
+                }
+                print()
+                print_edit_goals(edits)
+                return 0
             for count in args.counts:
                 results.append(run(count, base / f"{count}-games", args))
     except BenchError as error:
@@ -66,6 +82,11 @@ def _parser() -> argparse.ArgumentParser:
         "--counts", type=_positive, nargs="+", default=DEFAULT_COUNTS, help="game counts"
     )
     parser.add_argument("--no-serve", action="store_true", help="skip serve's edit-to-preview")
+    parser.add_argument(
+        "--serve-only",
+        action="store_true",
+        help="only serve's edit-to-preview (no builds, no search sizes): its goals alone",
+    )
     parser.add_argument("--keep", type=Path, help="keep the projects in DIR/<count>-games/")
     parser.add_argument("--repeat", type=_positive, default=1, help="builds per count; best kept")
     parser.add_argument("--seed", type=int, default=corpus.DEFAULT_SEED, help="text generator")
@@ -124,7 +145,8 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
     edits = None
     if not args.no_serve:
         slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
-        say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits)…")
+        kinds = ", ".join(measure.EDIT_KINDS)
+        say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
         edits = measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
     return Result(
         count,
@@ -133,6 +155,18 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         measure.search_payloads(project.site_dir),
         edits,
     )
+
+
+def serve_only(count: int, folder: Path, args: argparse.Namespace) -> dict[str, list[float | None]]:
+    """Generate, then time serve's edits (``--serve-only``)."""
+    if folder.exists():
+        raise BenchError(f"{folder} exists; give --keep a folder without it")
+    say(f"generating {count} games…")
+    project = corpus.write_project(folder / "project", count, args.seed)
+    slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
+    kinds = ", ".join(measure.EDIT_KINDS)
+    say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
+    return measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
 
 
 def calculator_size() -> None:

@@ -12,10 +12,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from rulesite.catalog import Catalog, load_catalog
-from rulesite.engine.export import export_files
+from rulesite.engine.export import ExportCache, export_files
 from rulesite.model.api import API_DIR, PUBLISHED_SCHEMAS, SCHEMAS, schema_texts
 from rulesite.project import Project
-from tests.helpers import REAL, REPO, extra_game_text, make_project
+from tests.helpers import REAL, REPO, extra_game_text, good_game_text, make_project, other_game
 
 INDEX = f"{API_DIR}/games.json"
 
@@ -153,3 +153,21 @@ def test_export_bytes_are_stable(real_catalog: Catalog) -> None:
     # Keys in the schema's (the classes') order, every key present.
     schema = json.loads(schema_texts()["api-game.schema.json"])
     assert list(data) == schema["required"]
+
+
+def test_the_export_from_kept_records_is_the_same_bytes(tmp_path: Path) -> None:
+    # The preview keeps each game's records between edits (engine/export.py: ExportCache).
+    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
+    project = Project(make_project(tmp_path / "p", games))
+    kept: ExportCache = {}
+    assert export_files(load_catalog(project), cache=kept) == export_files(load_catalog(project))
+    first = dict(kept)
+    game = project.games_dir / "mini-game.yaml"
+    game.write_text(game.read_text("utf-8").replace("bgg_rank: 9999", "bgg_rank: 4321"), "utf-8")
+    catalog = load_catalog(project)
+    assert export_files(catalog, cache=kept) == export_files(catalog)
+    assert kept["other-game"] is first["other-game"] and kept["mini-game"] != first["mini-game"]
+    (project.games_dir / "other-game.yaml").unlink()
+    catalog = load_catalog(project)
+    assert export_files(catalog, cache=kept) == export_files(catalog)
+    assert list(kept) == ["mini-game"]

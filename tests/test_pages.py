@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from rulesite.catalog import Catalog, load_catalog
 from rulesite.check.fields import RESERVED_PAGE_NAMES
@@ -168,8 +169,37 @@ def test_render_writes_the_pages_the_registry_lists(fixture) -> None:
 def test_the_generated_navigation_is_the_registry_s(fixture) -> None:
     _, catalog = fixture
     config = language_config({"nav": ["elsewhere.md"]}, catalog, catalog.site.root_language, 0)
-    assert config["nav"] == [kind.source for kind in KINDS if kind.nav]
+    assert [next(iter(entry.values())) for entry in config["nav"]] == [
+        kind.source for kind in KINDS if kind.nav
+    ]
     assert config["not_in_nav"] == "/games/*/\n/glossary/*.md\n/topics/*.md\n"
+
+
+def test_each_navigation_title_is_its_page_s_front_matter_title(fixture) -> None:
+    # MkDocs shows the navigation's titles without reading the pages (so a dirty build writes
+    # every page's navigation as a whole build does): each must be the one its page declares.
+    project, catalog = fixture
+    pages = render_pages(project, catalog)
+    for language in catalog.site.languages:
+        config = language_config({}, catalog, language, 0)
+        for entry in config["nav"]:
+            ((title, source),) = entry.items()
+            front = yaml.safe_load(pages[f"{language.code}/{source}"].split("---\n")[1])
+            assert front["title"] == title, (language.code, source)
+            assert not {"icon", "subtitle", "status"} & front.keys()  # read by Material's nav
+
+
+def test_a_game_s_check_date_is_in_its_pages_not_in_the_settings(fixture) -> None:
+    # In the settings, one card's date would make every page of the site depend on it.
+    project, catalog = fixture
+    pages = render_pages(project, catalog)
+    config = language_config({}, catalog, catalog.site.root_language, 0)
+    assert "checked" not in config["extra"]
+    game = catalog.games[0]
+    for kind in ("rules", "faq", "score"):
+        page = pages[f"en/{registry.kind(kind).source_path(game.slug)}"]
+        front = yaml.safe_load(page.split("---\n")[1])
+        assert front["checked"] == game.card.verified.isoformat(), kind
 
 
 class _Declared:

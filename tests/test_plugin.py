@@ -63,3 +63,28 @@ def test_options_are_typed(tmp_path: Path, bad: dict) -> None:
     plugin = RulesitePlugin()
     errors, warnings = plugin.load_config(bad, str(tmp_path / "mkdocs.yml"))
     assert errors or warnings
+
+
+def test_a_deferred_build_leaves_search_and_the_offline_files_alone(tmp_path: Path) -> None:
+    # The preview's first phase (serve/preview.py): pages only; the second phase does the rest.
+    plugin = configured(
+        {"defer": True, "split_search": True, "offline": True}, tmp_path / "mkdocs.yml"
+    )
+    site = tmp_path / "site"
+    (site / "search").mkdir(parents=True)
+    (site / "search" / "search_index.json").write_text("not split", encoding="utf-8")
+    plugin.on_post_build(config=SimpleNamespace(site_dir=str(site), site_url=""))
+    assert (site / "search" / "search_index.json").read_text(encoding="utf-8") == "not split"
+    assert sorted(path.name for path in site.rglob("*")) == ["search", "search_index.json"]
+
+
+def test_the_template_cache_keeps_compiled_templates(tmp_path: Path) -> None:
+    import jinja2
+
+    cache = tmp_path / "templates"
+    plugin = configured({"template_cache": str(cache)}, tmp_path / "mkdocs.yml")
+    env = jinja2.Environment(loader=jinja2.DictLoader({"page.html": "{{ 1 + 1 }}"}))
+    files = SimpleNamespace(documentation_pages=lambda: [], javascript_files=lambda: [])
+    env = plugin.on_env(env, config={}, files=files)
+    assert env.get_template("page.html").render() == "2"
+    assert list(cache.iterdir())  # the compiled template, for the next build's environment

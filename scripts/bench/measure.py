@@ -4,7 +4,8 @@
 - ``bare_mkdocs``: the Markdown that build generated, built by plain MkDocs + Material + search
   with a minimal configuration, one language after the other, each in its own process;
 - ``search_payloads``: what a reader's first search downloads, per language;
-- ``serve_edit_to_preview``: from saving a data file to the preview serving the change.
+- ``serve_edit_to_preview``: from saving a data file to the preview serving the change (a FAQ
+  answer, a rules section, a card field).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import os
+import re
 import shutil
 import signal
 import socket
@@ -228,13 +230,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+EDIT_KINDS = ("faq", "rules", "card")
+"""What the benchmark edits in one game: a FAQ answer, a rules section's body, a card field
+(the BGG rank: on the overview, and in the pages across games that list every card)."""
+
+
 def serve_edit_to_preview(
     project: Project, slug: str, log: Path, say: Say, edits: int = 3
-) -> list[float | None]:
-    """Seconds from saving an edit of ``slug``'s summary to its page showing it, per edit
-    (None: it did not show within EDIT_SECONDS)."""
+) -> dict[str, list[float | None]]:
+    """Seconds from saving an edit of ``slug`` to its page showing it, per kind of edit
+    (``EDIT_KINDS``) and edit (None: it did not show within EDIT_SECONDS)."""
     port = free_port()
-    url = f"http://127.0.0.1:{port}/games/{slug}/"
+    root = f"http://127.0.0.1:{port}/"
     command = [sys.executable, "-m", "rulesite", "--project", str(project.root), "serve"]
     command += ["--dev-addr", f"127.0.0.1:{port}"]
     with log.open("w", encoding="utf-8") as output:
@@ -248,43 +255,69 @@ def serve_edit_to_preview(
         )
         try:
             started = time.perf_counter()
+            url = f"{root}games/{slug}/"
             if not _wait_for(url, None, process, log, READY_SECONDS, say):
                 raise BenchError(f"serve: {url} did not answer within {READY_SECONDS:.0f} s")
             say(f"  serve: first page after {time.perf_counter() - started:.1f} s")
-            return [_one_edit(project, slug, url, process, log, say, n) for n in range(edits)]
+            return {
+                kind: [
+                    _one_edit(project, slug, kind, root, process, log, say, n) for n in range(edits)
+                ]
+                for kind in EDIT_KINDS
+            }
         finally:
             _stop(process)
 
 
 def _one_edit(
-    project: Project, slug: str, url: str, process: subprocess.Popen, log: Path, say: Say, n: int
+    project: Project,
+    slug: str,
+    kind: str,
+    root: str,
+    process: subprocess.Popen,
+    log: Path,
+    say: Say,
+    n: int,
 ) -> float | None:
     _wait_quiet(log)
     token = f"benchedit{n}t{time.time_ns() % 10**9}"
+    if kind == "card":  # a number: the rank, shown as #<rank>
+        rank = 100000 + time.time_ns() % 800000
+        token = f"#{rank}"
     started = time.perf_counter()
-    _edit_summary(project, slug, token)
-    if not _wait_for(url, token, process, log, EDIT_SECONDS):
-        say(f"  serve: edit {n + 1} did not update the page within {EDIT_SECONDS:.0f} s")
+    page = edit_game(project, slug, kind, token)
+    if not _wait_for(root + page, token, process, log, EDIT_SECONDS):
+        say(f"  serve: {kind} edit {n + 1} did not update the page within {EDIT_SECONDS:.0f} s")
         return None
     seconds = time.perf_counter() - started
-    say(f"  serve: edit {n + 1} shown after {seconds:.2f} s")
+    say(f"  serve: {kind} edit {n + 1} shown after {seconds:.2f} s")
     return seconds
 
 
-def _edit_summary(project: Project, slug: str, token: str) -> None:
-    """Put ``token`` in front of the default language's summary; the file is replaced whole,
-    as editors save, so the watcher never reads half a file."""
+def edit_game(project: Project, slug: str, kind: str, token: str) -> str:
+    """Edit ``slug``'s file so that the page returned (relative to the root language's root)
+    shows ``token``; the file is replaced whole, as editors save, so the watcher never reads
+    half a file. Text edits put the token in front of the root language's text."""
     path = project.games_dir / f"{slug}.yaml"
     game = yaml.safe_load(path.read_text(encoding="utf-8"))
     lang = LANGUAGES[0]
-    text = game["summary"][lang]
-    if text.startswith("benchedit"):  # the previous edit's token
-        text = text.split(" ", 1)[1]
-    game["summary"][lang] = f"{token} {text}"
+    if kind == "card":
+        game["card"]["bgg_rank"] = int(token.removeprefix("#"))
+        page = f"games/{slug}/"
+    else:
+        texts, field, page = {
+            "faq": (game["faq"][0], "answer", f"games/{slug}/faq/"),
+            "rules": (game["rules"][0], "body", f"games/{slug}/rules/"),
+        }[kind]
+        text = texts[field][lang]
+        if text.startswith("benchedit"):  # the previous edit's token
+            text = text.split(" ", 1)[1]
+        texts[field][lang] = f"{token} {text}"
     # Written beside the project's files, not in data/, which the watcher and loader read.
     scratch = project.root / f".bench-edit-{os.getpid()}.tmp"
     scratch.write_text(game_yaml(game), encoding="utf-8", newline="\n")
     os.replace(scratch, path)
+    return page
 
 
 def _wait_for(
@@ -312,8 +345,14 @@ def _wait_for(
     return False
 
 
-def _wait_quiet(log: Path, longest: float = 120.0) -> None:
-    """Wait until serve's log has not grown for QUIET_SECONDS: no rebuild is running."""
+REBUILD_OVER = re.compile(r"s in all$|no page changed|keeps the last good pages|next change$")
+"""A line of serve's log that ends a rebuild (its second phase too: it prints nothing while
+MkDocs builds, so a quiet log alone does not say the rebuild is over)."""
+
+
+def _wait_quiet(log: Path, longest: float = 600.0) -> None:
+    """Wait until serve's log ends with a finished rebuild and has not grown for QUIET_SECONDS:
+    no rebuild is running, so the next edit's time is its own."""
     deadline = time.monotonic() + longest
     size, since = log.stat().st_size, time.monotonic()
     while time.monotonic() < deadline:
@@ -321,8 +360,13 @@ def _wait_quiet(log: Path, longest: float = 120.0) -> None:
         now = log.stat().st_size
         if now != size:
             size, since = now, time.monotonic()
-        elif time.monotonic() - since >= QUIET_SECONDS:
+        elif time.monotonic() - since >= QUIET_SECONDS and _rebuild_over(log):
             return
+
+
+def _rebuild_over(log: Path) -> bool:
+    lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    return bool(lines) and bool(REBUILD_OVER.search(lines[-1]))
 
 
 def _stop(process: subprocess.Popen) -> None:

@@ -195,7 +195,13 @@ def front_matter(value: object) -> Markup:
     The theme prints these without escaping (also inside ``content="..."``), so they are
     HTML-escaped first, quotes included; a JSON string is a valid YAML scalar.
     """
-    return Markup(json.dumps(html.escape(plain(value), quote=True), ensure_ascii=False))
+    return Markup(json.dumps(front_text(value), ensure_ascii=False))
+
+
+def front_text(value: object) -> str:
+    """The string a front matter value written by ``front_matter`` reads back as (a page's
+    title, and the navigation's title for it in the generated ``mkdocs.yml``)."""
+    return html.escape(plain(value), quote=True)
 
 
 def link(text: Markup, url: object) -> Markup:

@@ -67,18 +67,20 @@ def games_index(catalog: Catalog, directory_urls: bool = True) -> GamesIndex:
     return GamesIndex(
         format=FORMAT,
         languages=[language.code for language in catalog.site.languages],
-        games=[
-            GameSummary(
-                slug=game.slug,
-                title=game.title,
-                summary=game.summary,
-                card=game.card,
-                changed=game.changes[0].date if game.changes else None,
-                pages=_pages(catalog.site.languages, game.slug, "../", directory_urls),
-                file=f"games/{game.slug}.json",
-            )
-            for game in catalog.games
-        ],
+        games=[game_summary(catalog, game, directory_urls) for game in catalog.games],
+    )
+
+
+def game_summary(catalog: Catalog, game: Game, directory_urls: bool = True) -> GameSummary:
+    """One game's row of the index."""
+    return GameSummary(
+        slug=game.slug,
+        title=game.title,
+        summary=game.summary,
+        card=game.card,
+        changed=game.changes[0].date if game.changes else None,
+        pages=_pages(catalog.site.languages, game.slug, "../", directory_urls),
+        file=f"games/{game.slug}.json",
     )
 
 
@@ -122,15 +124,54 @@ def _json(record: BaseModel) -> bytes:
     return record.model_dump_json().encode("utf-8") + b"\n"
 
 
-def export_files(catalog: Catalog, directory_urls: bool = True) -> dict[str, bytes]:
-    """Every file of the export by path under the site root (``api/...``)."""
-    files = {registry.kind("api-index").source_path(): _json(games_index(catalog, directory_urls))}
-    for game in catalog.games:
-        record = game_file(catalog, game, directory_urls)
-        files[registry.kind("api-game").source_path(game.slug)] = _json(record)
+ExportCache = dict[str, tuple[str, bytes, bytes]]
+"""A long-running process's export records, by slug: (key, the game's row of the index as
+JSON, its own file). The key is the game file's digest with what else a record is made from."""
+
+
+def export_files(
+    catalog: Catalog, directory_urls: bool = True, cache: ExportCache | None = None
+) -> dict[str, bytes]:
+    """Every file of the export by path under the site root (``api/...``).
+
+    With ``cache`` (the preview), a game whose file is unchanged keeps its records: an edit
+    makes one game's JSON, not every game's. The index is the same bytes either way: its games
+    are each row's JSON, joined as pydantic joins a list.
+    """
+    if cache is None:
+        index = _json(games_index(catalog, directory_urls))
+        records = {
+            game.slug: _json(game_file(catalog, game, directory_urls)) for game in catalog.games
+        }
+    else:
+        rows = [_cached(catalog, game, directory_urls, cache) for game in catalog.games]
+        empty = GamesIndex(format=FORMAT, languages=list(catalog.site.codes), games=[])
+        head = empty.model_dump_json().encode("utf-8")
+        assert head.endswith(b"[]}"), head  # the games are the last key
+        index = head[:-2] + b",".join(row for row, _ in rows) + b"]}\n"
+        records = {game.slug: record for game, (_, record) in zip(catalog.games, rows, strict=True)}
+        for slug in cache.keys() - records.keys():
+            del cache[slug]
+    files = {registry.kind("api-index").source_path(): index}
+    for slug, record in records.items():
+        files[registry.kind("api-game").source_path(slug)] = record
     for name, text in schema_texts().items():
         files[f"{API_DIR}/{PUBLISHED_SCHEMAS[name]}"] = text.encode("utf-8")
     return files
+
+
+def _cached(
+    catalog: Catalog, game: Game, directory_urls: bool, cache: ExportCache
+) -> tuple[bytes, bytes]:
+    """A game's row of the index and its own file, from ``cache`` when its file is unchanged."""
+    languages = ",".join(language.code for language in catalog.site.languages)
+    key = f"{catalog.digests.get(game.slug)};{catalog.digests.get('')};{languages};{directory_urls}"
+    entry = cache.get(game.slug)
+    if entry is None or entry[0] != key or catalog.digests.get(game.slug) is None:
+        made = game_summary(catalog, game, directory_urls).model_dump_json().encode("utf-8")
+        entry = (key, made, _json(game_file(catalog, game, directory_urls)))
+        cache[game.slug] = entry
+    return entry[1], entry[2]
 
 
 def write_export(docs_dir: Path, catalog: Catalog, config: dict[str, Any]) -> list[Path]:

@@ -28,6 +28,7 @@ import json
 import logging
 from pathlib import Path
 
+import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
@@ -58,6 +59,13 @@ class RulesitePluginConfig(base.Config):
     (``engine/offline.py``)."""
     split_search = c.Type(bool, default=False)
     """Split search: titles, questions and glossary words site-wide; each game's full text apart."""
+    defer = c.Type(bool, default=False)
+    """Pages only: leave the search split, the sitemap's split and the offline files as the
+    last build wrote them (a live preview's first phase, ``serve/preview.py``; the second
+    phase builds again without it)."""
+    template_cache = c.Optional(c.Type(str))
+    """A folder where the theme's compiled templates are kept between builds (Jinja's
+    bytecode cache, checked against each template's source)."""
     search_synonyms = c.Optional(c.File(exists=True))
     """The language's glossary synonym groups and game titles (JSON,
     ``engine/search_words.py``), relative
@@ -84,7 +92,8 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def on_config(self, config):
         self._epoch = build_date.build_epoch(self.config.source_date_epoch)
         prepare_jieba()  # before Material's search asks jieba anything, in every language
-        if self.config.search_terms:
+        # Deferred, search's output is not kept: the words would only cost time.
+        if self.config.search_terms and not self.config.defer:
             add_search_terms(self.config.search_terms)
         return config
 
@@ -106,6 +115,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._page_urls = [file.page.url for file in pages if file.page]
         self._games = {slug for url in self._page_urls if (slug := search_split.game_of(url))}
         self._built.theme_files = [file.src_uri for file in files.javascript_files()]
+        if self.config.template_cache:
+            Path(self.config.template_cache).mkdir(parents=True, exist_ok=True)
+            env.bytecode_cache = jinja2.FileSystemBytecodeCache(self.config.template_cache)
         return env
 
     def on_page_context(self, context, *, page, config, nav):
@@ -135,6 +147,8 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.
     @event_priority(-100)
     def on_post_build(self, *, config) -> None:
+        if self.config.defer:
+            return
         if self.config.split_search:
             self._split_search_index(Path(config.site_dir))
         # More pages than one sitemap may list: sitemap.xml becomes an index (engine/sitemap.py).

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,16 +27,18 @@ from urllib.parse import urlparse
 
 import yaml
 
+from rulesite import markup
 from rulesite.catalog import Catalog
-from rulesite.check.images import copy_images
-from rulesite.engine.export import write_export
-from rulesite.engine.feed import write_feed
-from rulesite.engine.redirects import write_redirects
-from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, write_synonyms
+from rulesite.check.images import site_path as image_site_path
+from rulesite.engine.export import ExportCache, export_files
+from rulesite.engine.feed import FEED_FILE, feed_context, feed_xml
+from rulesite.engine.redirects import redirect_pages
+from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, search_words
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import Language, SiteData
 from rulesite.pages import registry
 from rulesite.project import Project, links_out
+from rulesite.render.renderer import Labels
 from rulesite.terminal import printable
 
 CONFIG_FILE = "mkdocs.yml"
@@ -163,11 +166,11 @@ def language_config(
     # The offline page's wording (engine/offline.py renders theme/offline.html with it).
     labels = catalog.site.labels
     extra["offline"] = {k: labels[f"offline_{k}"].get(language.code) for k in OFFLINE_LABELS}
-    # The print footer of a game's rules, FAQ and score pages (theme/main.html): its wording and
-    # each game's check date (the card's verification date).
+    # The print footer of a game's rules, FAQ and score pages (theme/main.html): its wording.
+    # Each game's check date is in its pages' front matter (``checked:``), not here: a date
+    # in the settings would make every page depend on every game's card.
     extra["print"] = {k: labels[f"print_{k}"].get(language.code) for k in PRINT_LABELS}
     extra["print"]["checked"] = labels["card_verified"].get(language.code)
-    extra["checked"] = {game.slug: game.card.verified.isoformat() for game in catalog.games}
     # Search's empty state points to the topic index and the glossary (assets/search-results.js).
     directory_urls = config.get("use_directory_urls", True) is not False
     extra["search_help"] = {
@@ -195,9 +198,21 @@ def language_config(
     # The site-wide pages the registry puts in the navigation; every game's pages are linked by
     # their tabs instead (MkDocs puts the whole navigation into every page: listing every game's
     # pages would make build time grow with the square of the number of games).
-    config["nav"] = registry.nav_sources()
+    # Each entry with its title (the one its page's front matter gives): MkDocs then knows every
+    # title without reading the pages, so a rebuild of some pages writes the same navigation
+    # as a whole build (serve/plan.py).
+    config["nav"] = nav(catalog, language)
     config["not_in_nav"] = registry.not_in_nav()
     return config
+
+
+def nav(catalog: Catalog, language: Language) -> list[dict[str, str]]:
+    """The site navigation in ``language``: ``{title: source}`` per kind the registry lists."""
+    words = Labels(catalog.site, language.code)
+    return [
+        {markup.front_text(words(kind.nav_title or "")): kind.source_path()}
+        for kind in registry.nav_kinds()
+    ]
 
 
 def _language_palette(palette: Any, lang: str) -> Any:
@@ -266,32 +281,12 @@ def write_projects(
     project: Project, content_dir: Path, catalog: Catalog, pages: dict[str, str]
 ) -> list[LanguageProject]:
     """Write every language's project under ``content_dir``; the projects, default first."""
-    base = load_base_config(project)
-    epoch = source_date_epoch(catalog)
     projects = language_projects(content_dir, catalog.site)
-    root = catalog.site.root_language
     _refuse_links_out(project, project.templates_dir / "theme")
     for language in projects:
         language.root.mkdir(parents=True, exist_ok=True)
         shutil.copytree(project.templates_dir / "theme", language.root / THEME_DIR)
-        config = language_config(base, catalog, language.language, epoch)
-        header = CONFIG_HEADER.format(path=f"content/{language.lang}/{CONFIG_FILE}")
-        language.config_file.write_text(
-            header + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=100),
-            encoding="utf-8",
-            newline="\n",
-        )
-        if language.language.search.jieba:
-            write_search_dictionary(catalog, language.root / SEARCH_TERMS)
-        write_synonyms(catalog.games, language.lang, language.root / SYNONYMS_FILE)
-        # Static files MkDocs copies as they are: the feed per language, the JSON export once.
-        write_feed(language.docs_dir, catalog, language.language, config)
-        # And the old URLs of renamed games, each a page that sends the reader on.
-        write_redirects(language.docs_dir, catalog, language.language, config)
-        if registry.published_in(registry.kind("api-index"), language.language, root):
-            write_export(language.docs_dir, catalog, config)
-        # Pictures the pages show (checked by images.py): each language's site has its own copy.
-        copy_images(catalog.images, language.docs_dir)
+    write_files(content_dir, generated_files(project, catalog))
     for relative, text in sorted(pages.items()):
         lang, _, page = relative.partition("/")
         path = content_dir / lang / DOCS_DIR / page
@@ -300,12 +295,87 @@ def write_projects(
     return projects
 
 
+def generated_files(
+    project: Project, catalog: Catalog, export_cache: ExportCache | None = None
+) -> dict[str, bytes]:
+    """Every file of the generated projects but the theme and the pages, by path under
+    ``content/``: each language's settings, word lists, feed, old pages of renamed games,
+    pictures and (with the root language) the JSON export. ``export_cache``: the preview's,
+    so that an edit makes one game's export records, not every game's."""
+    root = catalog.site.root_language
+    files: dict[str, bytes] = {}
+    for language, config, text in _settings(project, catalog):
+        lang = language.code
+        files[f"{lang}/{CONFIG_FILE}"] = text
+        if language.search.jieba:
+            files[f"{lang}/{SEARCH_TERMS}"] = search_dictionary(catalog).encode("utf-8")
+        files[f"{lang}/{SYNONYMS_FILE}"] = _synonyms(catalog, lang)
+        docs = f"{lang}/{DOCS_DIR}/"
+        # Static files MkDocs copies as they are: the feed per language, the JSON export once.
+        files[docs + FEED_FILE] = feed_xml(catalog, feed_context(language, config))
+        # And the old URLs of renamed games, each a page that sends the reader on.
+        for old, page in redirect_pages(catalog, language, config).items():
+            files[docs + old] = page.encode("utf-8")
+        if registry.published_in(registry.kind("api-index"), language, root):
+            directory_urls = config.get("use_directory_urls", True) is not False
+            for relative, data in export_files(catalog, directory_urls, export_cache).items():
+                files[docs + relative] = data
+        # Pictures the pages show (checked by images.py): each language's site has its own copy.
+        for file, image in sorted(catalog.images.items()):
+            files[docs + image_site_path(file)] = image.data
+    return files
+
+
+def config_files(project: Project, catalog: Catalog) -> dict[str, bytes]:
+    """Each language's generated ``mkdocs.yml`` (as ``generated_files`` gives it), alone."""
+    return {f"{lang.code}/{CONFIG_FILE}": text for lang, _, text in _settings(project, catalog)}
+
+
+def _settings(project: Project, catalog: Catalog) -> list[tuple[Language, dict[str, Any], bytes]]:
+    """Each language with its MkDocs settings and their file's bytes."""
+    base = load_base_config(project)
+    epoch = source_date_epoch(catalog)
+    found = []
+    for language in catalog.site.languages:
+        config = language_config(base, catalog, language, epoch)
+        header = CONFIG_HEADER.format(path=f"content/{language.code}/{CONFIG_FILE}")
+        text = header + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=100)
+        found.append((language, config, text.encode("utf-8")))
+    return found
+
+
+def theme_files(project: Project) -> dict[str, bytes]:
+    """The theme as ``write_projects`` copies it into each language's project, by path under
+    ``content/`` (the preview compares them instead of copying)."""
+    _refuse_links_out(project, project.templates_dir / "theme")
+    theme = project.templates_dir / "theme"
+    found = {}
+    for path in sorted(theme.rglob("*")):
+        if path.is_file():
+            found[path.relative_to(theme).as_posix()] = path.read_bytes()
+    return found
+
+
+def write_files(content_dir: Path, files: dict[str, bytes]) -> None:
+    """Write ``files`` (paths under ``content_dir``)."""
+    for relative, data in files.items():
+        path = content_dir / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def _synonyms(catalog: Catalog, lang: str) -> bytes:
+    data = search_words(catalog.games, lang).to_json()
+    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+def search_dictionary(catalog: Catalog) -> str:
+    """The jieba user dictionary's text (``write_search_dictionary``)."""
+    return "".join(f"{term} 100000\n" for term in dictionary_words(catalog.games))
+
+
 def write_search_dictionary(catalog: Catalog, path: Path) -> Path:
     """A jieba user dictionary, so every game's Chinese terms and its titles in the languages
     that use jieba stay whole words (one dictionary for all of them: jieba's table is global)."""
-    path.write_text(
-        "".join(f"{term} 100000\n" for term in dictionary_words(catalog.games)),
-        encoding="utf-8",
-        newline="\n",
-    )
+    path.write_text(search_dictionary(catalog), encoding="utf-8", newline="\n")
     return path

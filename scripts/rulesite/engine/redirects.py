@@ -48,6 +48,17 @@ def redirect_page(target: str, title: str, html_lang: str) -> str:
     )
 
 
+def redirect_pages(catalog: Catalog, language: Language, config: dict[str, Any]) -> dict[str, str]:
+    """Every renamed game's old pages in a language project's ``docs/``: path → page."""
+    directory_urls = config.get("use_directory_urls", True) is not False
+    pages = {}
+    for game in catalog.games:
+        title = game.title.get(language.code)
+        for old, target in registry.redirects(game, directory_urls):
+            pages[old] = redirect_page(target, title, language.html_lang)
+    return pages
+
+
 def write_redirects(
     docs_dir: Path, catalog: Catalog, language: Language, config: dict[str, Any]
 ) -> list[Path]:

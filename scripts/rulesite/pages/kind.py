@@ -84,6 +84,10 @@ class PageKind:
     nav: bool = False
     """Listed in the site navigation (in :data:`KINDS` order); a game's pages are not: MkDocs
     puts the whole navigation into every page."""
+    nav_title: str | None = None
+    """A ``nav`` kind's title: the label (``data/site.yaml``) its page's front matter and its
+    navigation entry both show. The generated ``mkdocs.yml`` gives the navigation its titles,
+    so a page's entry needs no rendering of that page (``engine/projects.py``)."""
     tab: bool = False
     """One of a game's tabs (in :data:`KINDS` order)."""
     search: Search = Search.NONE
@@ -107,6 +111,8 @@ class PageKind:
         path = self.source if self.source is not None else self.output
         if path is None:
             raise ValueError(f"page kind {self.name!r} has neither a source nor an output")
+        if self.nav and not self.nav_title:
+            raise ValueError(f"page kind {self.name!r} is in the navigation without a nav_title")
         # Both URL forms: with directory URLs (games/x/rules/) and without (games/x/rules.html).
         urls = dict.fromkeys([_url(path, True), _url(path, False)])
         object.__setattr__(self, "_patterns", tuple(path_pattern(url) for url in urls))

@@ -80,10 +80,12 @@ def _game(name: str, file: str, **declared: Any) -> PageKind:
     )
 
 
-def _site(name: str, source: str, search: Search = Search.SITE, **declared: Any) -> PageKind:
-    """A page of the site navigation rendered from ``<name>.md.j2`` into ``source``, saved for
-    offline reading and listed in the sitemap; searched as the site-level index unless
-    ``search`` says otherwise."""
+def _site(
+    name: str, source: str, nav_title: str, search: Search = Search.SITE, **declared: Any
+) -> PageKind:
+    """A page of the site navigation rendered from ``<name>.md.j2`` into ``source``, titled by
+    the label ``nav_title``, saved for offline reading and listed in the sitemap; searched as the
+    site-level index unless ``search`` says otherwise."""
     return PageKind(
         name=name,
         scope=Scope.SITE,
@@ -91,6 +93,7 @@ def _site(name: str, source: str, search: Search = Search.SITE, **declared: Any)
         source=source,
         template=f"{name}.md.j2",
         nav=True,
+        nav_title=nav_title,
         search=search,
         offline=True,
         sitemap=True,
@@ -102,6 +105,7 @@ KINDS: tuple[PageKind, ...] = (
     _site(
         "home",
         "index.md",
+        "page_home",
         context=indexes.home,
         inputs=(CARDS, SITE),
         doc="the home page: every game with its card's essentials",
@@ -109,6 +113,7 @@ KINDS: tuple[PageKind, ...] = (
     _site(
         "games",
         "games/index.md",
+        "page_games",
         context=indexes.games_index,
         inputs=(CARDS, SITE),
         doc="the games index: a table of every game with filters and sorting",
@@ -126,6 +131,7 @@ KINDS: tuple[PageKind, ...] = (
     _site(
         "glossary",
         "glossary/index.md",
+        "page_glossary",
         search=Search.TITLES,
         context=indexes.glossary,
         inputs=(GLOSSARIES, SITE),
@@ -134,6 +140,7 @@ KINDS: tuple[PageKind, ...] = (
     _site(
         "topics",
         "topics/index.md",
+        "page_topics",
         context=indexes.topics,
         inputs=(RULINGS, SITE),
         doc="the topic index: every topic that tags a ruling, linking to its page",
@@ -173,6 +180,7 @@ KINDS: tuple[PageKind, ...] = (
     _site(
         "history",
         "history/index.md",
+        "history_title",
         context=indexes.history,
         # MkDocs indexes and maps every page it renders from Markdown: only its title and lead
         # are text here (the plays are read by a script), which is what search finds.
@@ -283,7 +291,12 @@ def redirects(game: Game, directory_urls: bool = True) -> list[tuple[str, str]]:
 
 def nav_sources() -> list[str]:
     """The site navigation: the sources of the kinds it lists, in order."""
-    return [k.source_path() for k in KINDS if k.nav]
+    return [k.source_path() for k in nav_kinds()]
+
+
+def nav_kinds() -> tuple[PageKind, ...]:
+    """The kinds the site navigation lists, in order (each with its ``nav_title``)."""
+    return tuple(k for k in KINDS if k.nav)
 
 
 def not_in_nav() -> str:

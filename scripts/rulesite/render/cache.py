@@ -55,6 +55,9 @@ class ContentCache:
         """Values found (for reports and tests)."""
         self.misses = 0
         """Values made."""
+        self.input_parts: dict[tuple[str, str], tuple[str, bytes]] = {}
+        """Each game's part of each input across games (``InputDigests``), by input name and
+        slug, with its key; apart from the entries above (not counted as pages made)."""
 
     def get(self, kind: str, name: str, key: str, make: Callable[[], T]) -> T:
         """The value of ``kind`` for ``name`` made under ``key``; ``make()`` when there is none."""
@@ -108,25 +111,19 @@ def render_cached(
     ``catalog`` must come from ``load_catalog`` (it carries the files' digests). Raises
     BuildError, as rendering does, when a template fails.
     """
-    templates = folder_digest(project.templates_dir / "pages")
-    renderer = Renderer(project, catalog, _environment(project, cache, templates), site_url)
-    site_digest = catalog.digests.get("")
-    # as_of: a page flags verification dates older than stale_after_days on that day.
-    common = (
-        f"site={site_digest};templates={templates};as_of={catalog.as_of.isoformat()};url={site_url}"
-    )
-    inputs = InputDigests(catalog)
+    return {
+        **render_site_pages(project, catalog, cache, site_url),
+        **render_game_pages(project, catalog, cache, site_url),
+    }
+
+
+def render_game_pages(
+    project: Project, catalog: Catalog, cache: ContentCache, site_url: str = ""
+) -> dict[str, str]:
+    """Every game's pages (``render_cached``'s, without the pages across games): what the
+    preview builds first."""
+    renderer, common, site_digest = _renderer(project, catalog, cache, site_url)
     pages: dict[str, str] = {}
-    for lang in catalog.site.codes:
-        for kind in registry.rendered_kinds(registry.Scope.SITE):
-            path = f"{lang}/{kind.source_path()}"
-            if site_digest is None:  # a catalog made some other way: nothing to key on
-                pages[path] = renderer.site_page(kind, lang)
-                continue
-            key = f"{inputs.key(kind.inputs)};{common}"
-            make = lambda k=kind, lang=lang: renderer.site_page(k, lang)  # noqa: E731
-            pages[path] = cache.get("site-page", path, key, make)
-        pages.update(_topic_pages(renderer, lang, inputs, common, cache, site_digest))
     for game in catalog.games:
         file_digest = catalog.digests.get(game.slug)
         if file_digest is None or site_digest is None:
@@ -138,6 +135,41 @@ def render_cached(
     return pages
 
 
+def render_site_pages(
+    project: Project, catalog: Catalog, cache: ContentCache, site_url: str = ""
+) -> dict[str, str]:
+    """The pages across games (home, the indexes, each topic's), keyed on the inputs their
+    kinds declare."""
+    renderer, common, site_digest = _renderer(project, catalog, cache, site_url)
+    inputs = InputDigests(catalog, cache)
+    pages: dict[str, str] = {}
+    for lang in catalog.site.codes:
+        for kind in registry.rendered_kinds(registry.Scope.SITE):
+            path = f"{lang}/{kind.source_path()}"
+            if site_digest is None:  # a catalog made some other way: nothing to key on
+                pages[path] = renderer.site_page(kind, lang)
+                continue
+            key = f"{inputs.key(kind.inputs)};{common}"
+            make = lambda k=kind, lang=lang: renderer.site_page(k, lang)  # noqa: E731
+            pages[path] = cache.get("site-page", path, key, make)
+        pages.update(_topic_pages(renderer, lang, inputs, common, cache, site_digest))
+    return pages
+
+
+def _renderer(
+    project: Project, catalog: Catalog, cache: ContentCache, site_url: str
+) -> tuple[Renderer, str, str | None]:
+    """The renderer, the part of every key all pages share, and ``data/site.yaml``'s digest."""
+    templates = folder_digest(project.templates_dir / "pages")
+    renderer = Renderer(project, catalog, _environment(project, cache, templates), site_url)
+    site_digest = catalog.digests.get("")
+    # as_of: a page flags verification dates older than stale_after_days on that day.
+    common = (
+        f"site={site_digest};templates={templates};as_of={catalog.as_of.isoformat()};url={site_url}"
+    )
+    return renderer, common, site_digest
+
+
 class InputDigests:
     """Digests of what pages across games are built from (``registry.Input``), each made once.
 
@@ -146,8 +178,11 @@ class InputDigests:
     templates are in every page's key already.
     """
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, cache: ContentCache | None = None) -> None:
         self._catalog = catalog
+        self._cache = cache
+        """Each game's part of each input, kept while its file stays the same: an edit
+        digests one game's fields, not every game's."""
         self._made: dict[str, str] = {}
 
     def key(self, inputs: Iterable[registry.Input]) -> str:
@@ -162,12 +197,31 @@ class InputDigests:
     def _make(self, wanted: registry.Input) -> str:
         digest = hashlib.sha256()
         for game in self._catalog.games:
-            if wanted.fields:
-                data = game.model_dump_json(include=set(wanted.fields)).encode("utf-8")
-            else:  # the whole file (and its pictures)
-                data = self._catalog.digests.get(game.slug, "").encode("ascii")
+            data = self._part(wanted, game)
             digest.update(b"%d\0" % len(data) + data)
+        if self._cache is not None:
+            slugs = {game.slug for game in self._catalog.games}
+            parts = self._cache.input_parts
+            for name, slug in [key for key in parts if key[0] == wanted.name]:
+                if slug not in slugs:
+                    del parts[(name, slug)]
         return digest.hexdigest()
+
+    def _part(self, wanted: registry.Input, game: Game) -> bytes:
+        """What one game gives an input: the fields it declares, or its file's digest."""
+        file_digest = self._catalog.digests.get(game.slug)
+        if not wanted.fields:  # the whole file (and its pictures)
+            return (file_digest or "").encode("ascii")
+        fields = set(wanted.fields)
+        if self._cache is None or file_digest is None:
+            return game.model_dump_json(include=fields).encode("utf-8")
+        # The record is checked against data/site.yaml too: its digest is part of the key.
+        key = f"{file_digest};{self._catalog.digests.get('')}"
+        entry = self._cache.input_parts.get((wanted.name, game.slug))
+        if entry is None or entry[0] != key:
+            entry = (key, game.model_dump_json(include=fields).encode("utf-8"))
+            self._cache.input_parts[(wanted.name, game.slug)] = entry
+        return entry[1]
 
 
 def _topic_pages(

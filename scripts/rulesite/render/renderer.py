@@ -173,7 +173,10 @@ class Renderer:
     def site_page(self, kind: registry.PageKind, lang: str) -> str:
         """One page about every game."""
         assert kind.template is not None and kind.context is not None, kind.name
-        return self._render(kind.template, lang, **kind.context(self.catalog, lang))
+        # nav_title: the label its title shows, the one its navigation entry shows too.
+        return self._render(
+            kind.template, lang, **kind.context(self.catalog, lang), nav_title=kind.nav_title
+        )
 
     def topic_pages(self, lang: str) -> dict[str, str]:
         """One page per topic that tags some ruling, of each kind the registry lists."""

@@ -1,16 +1,20 @@
 """What one language's preview build must do after an edit: whole, or the changed games' pages.
 
 A dirty build writes the same HTML for a page as a whole build does: every page is in its file
-list, so links resolve as in a whole build; the navigation lists only the site-wide pages,
-which are rebuilt every time (their titles are in every page's navigation); and every page of a
-changed game is rebuilt, since a game's pages link to each other's headings.
+list, so links resolve as in a whole build; the navigation lists only the site-wide pages, each
+with its title given in the settings (``engine/projects.py``), so MkDocs writes every page's
+navigation without reading the pages it lists, and a site-wide page is rebuilt only when its
+own Markdown changed; and every page of a changed game is rebuilt, since a game's pages link to
+each other's headings. A change to the settings (the titles among them) rebuilds everything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import yaml
 
 from rulesite.engine.projects import CONFIG_FILE, DOCS_DIR, THEME_DIR
 from rulesite.pages import registry
@@ -62,7 +66,7 @@ def plan_language(
     touched = {path.removeprefix(docs) for path in changed if path.startswith(docs)}
     present = set(present)
     groups = {group(page) for page in touched & present}
-    rebuild = {page for page in present if group(page) in groups} | nav_pages(config)
+    rebuild = {page for page in present if group(page) in groups}
     removed = touched - present
     gone = {group(page) for page in removed} - {group(page) for page in present}
     return Plan(
@@ -88,26 +92,18 @@ def _game_of_group(group_: str) -> str | None:
     return slug if slug and group_ == registry.GAME_FOLDER.format(slug=slug) else None
 
 
-def nav_pages(config: dict[str, Any]) -> set[str]:
-    """The pages the navigation lists: their titles are in every page."""
-    pages: set[str] = set()
-
-    def walk(item: Any) -> None:
-        if isinstance(item, str) and item.endswith(".md"):
-            pages.add(item)
-        elif isinstance(item, list):
-            for child in item:
-                walk(child)
-        elif isinstance(item, dict):
-            for child in item.values():
-                walk(child)
-
-    walk(config.get("nav"))
-    return pages
-
-
 def page_output(page: str, use_directory_urls: bool) -> str:
     """Where MkDocs writes ``page`` (a path under ``docs/``), relative to the site."""
     from mkdocs.structure.files import File
 
     return File(page, None, None, use_directory_urls).dest_uri
+
+
+def settings(files: Mapping[str, str | bytes], lang: str) -> dict[str, Any]:
+    """The language's generated settings (written by ``engine/projects.py``: plain YAML)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        config = yaml.load(files.get(f"{lang}/{CONFIG_FILE}", b"{}"), Loader=loader)
+    except yaml.YAMLError:
+        config = None
+    return config if isinstance(config, dict) else {}

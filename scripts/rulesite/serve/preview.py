@@ -15,24 +15,33 @@ rebuild. On a change:
    (``render/cache.py``);
    the checks across files always run. Invalid data is reported exactly as ``rulesite validate``
    reports it, and the preview keeps its last good pages;
-2. render: an unchanged game's pages come from the cache; home and the games index are rendered
-   again;
-3. write into ``content/`` only the files whose bytes changed;
-4. build each language that has a changed file (``serve/plan.py``): a whole build when its
-   settings (``mkdocs.yml``: site name, address, build date...) or its theme changed, else a
-   MkDocs dirty build of the changed games' pages and the pages in the navigation; both
-   languages at once, each in a forked process, as MkDocs' ``serve`` command (so the
-   ``rulesite`` plugin completes the search index of a dirty build: ``engine/search_pieces.py``);
-5. copy what the builds wrote into ``site/``; the browser reloads.
+2. first phase, what the editor looks at: render the games' pages (an unchanged game's come
+   from the cache) and, in each language whose settings and theme are unchanged, write the
+   changed games' pages into ``content/`` and build them (a MkDocs dirty build; the plugin's
+   ``defer`` leaves search and the offline files alone), copy them into ``site/``; open pages
+   reload;
+3. second phase: render the pages across games (each only when the inputs its kind declares
+   changed), make the other generated files (word lists, feed, the JSON export: each game's
+   records kept by its file's digest), write into ``content/`` the files whose bytes changed
+   (the preview keeps their digests, not their bytes), and build each language that has a
+   changed file (``serve/plan.py``): a whole build when its settings (``mkdocs.yml``: site
+   name, address, build date, navigation titles...) or its theme changed, else a dirty build of
+   the changed games' pages and the changed site-wide pages, with the language's search index
+   and offline lists; both languages at once, each in a forked process, as MkDocs' ``serve``
+   command (so the ``rulesite`` plugin completes the search index of a dirty build:
+   ``engine/search_pieces.py``);
+4. copy what the builds wrote into ``site/``; the browser reloads.
 
 A dirty build writes the same HTML for a page as a whole build does (``serve/plan.py`` says
-why). What may lag behind is search: a rebuilt page's entries replace its old ones in the
-language's search index, but when the search terms change, the other pages keep the words the
-previous terms gave them until the next whole build.
+why), and after the second phase every file of ``site/`` is what a whole build writes
+(``tests/test_incremental.py``). Between the phases, the search index and offline lists are
+the previous ones, and a game page that links to a page first written in the second phase (a
+new topic) links to it as MkDocs links a missing page until the second phase rebuilds it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import signal
 import sys
@@ -40,17 +49,20 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from rulesite.catalog import Catalog, load_catalog
+from rulesite.engine.export import ExportCache
 from rulesite.engine.projects import (
     CONFIG_FILE,
     DOCS_DIR,
+    THEME_DIR,
+    config_files,
     configured_site_url,
+    generated_files,
     site_path,
-    write_projects,
+    theme_files,
 )
 from rulesite.engine.search_pieces import PIECES
 from rulesite.engine.search_split import shard_path
@@ -59,16 +71,18 @@ from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
-from rulesite.render.cache import ContentCache, render_cached
+from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
 from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
 from rulesite.serve.overlay import Problems
-from rulesite.serve.plan import Plan, page_output, plan_language
+from rulesite.serve.plan import Plan, group, page_output, plan_language, settings
 from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
 from rulesite.terminal import printable
 
 POLL_SECONDS = 0.1
 """How often the server looks at the watched files (stat calls only)."""
+PAGES_ONLY_CONFIG = ".mkdocs-pages-only.yml"
+"""The first phase's settings, beside the generated ones while it builds."""
 RETRY_SECONDS = 0.1
 """Pause before the one retry of a rebuild that failed unexpectedly (a race is usually over)."""
 
@@ -82,6 +96,7 @@ def serve(project: Project, dev_addr: str) -> None:
     with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:
         preview = Preview(project, Path(scratch))
         versions = Versions()
+        preview.on_published = versions.bump  # the changed games' pages reload first
         # The address first: a mistake in it is told at once, not after a whole build.
         server = open_server(dev_addr, preview.site, versions, _say, preview.problems.overlay)
         try:
@@ -130,8 +145,16 @@ class Preview:
         self.builds = folder / "languages"
         self.site = folder / "site"
         self.cache = ContentCache()
-        self.written: dict[str, bytes] = {}
-        """Every file in ``content/`` (relative path) and its bytes."""
+        self.written: dict[str, str] = {}
+        """Every file in ``content/`` (relative path) and the SHA-256 of its bytes."""
+        self._sources: dict[str, str | bytes] = {}
+        """What each file of ``content/`` was written from: a page's text is the render
+        cache's own, so the same object again means the same file, with nothing to digest."""
+        self.pending: set[str] = set()
+        """Files the first phase built that the second has not built yet (it failed, or a
+        later step did): built again by the next second phase."""
+        self.exports: ExportCache = {}
+        """Each game's JSON export records (``engine/export.py``)."""
         self.stale: set[str] = set()
         """Languages whose site may not match ``content/``: built whole next time."""
         self.languages: dict[str, Language] = {}
@@ -178,26 +201,97 @@ class Preview:
                     self.problems.set([f"rebuilding failed: {type(error).__name__}: {error}"])
 
     def update(self, progress: Callable[[str], None] | None = None) -> None:
-        """Validate, render, write what changed, build it and publish it into ``site/``."""
+        """Validate, render, write what changed, build it and publish it into ``site/``.
+
+        Two phases: first the changed games' pages, published as soon as they are built (what
+        the editor is looking at); then every other changed file (the pages across games,
+        settings, theme), with the search index, its shards and the offline lists of the
+        whole language, which the first phase leaves as they were.
+        """
         started = time.perf_counter()
         say = progress or (lambda line: None)
         say("rulesite: checking data/…")
         catalog = load_catalog(self.project, cache=self.cache)
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
-        pages = render_cached(self.project, catalog, self.cache, configured_site_url(self.project))
-        say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
+        site_url = configured_site_url(self.project)
+        game_pages = render_game_pages(self.project, catalog, self.cache, site_url)
         # A language not built yet (the first build, or one just declared) is built whole.
         self.stale |= {code for code in catalog.site.codes if code not in self.languages}
         self.languages = {language.code: language for language in catalog.site.languages}
-        changed = self._write(self._generated(catalog, pages))
-        plans = [plan for lang in self.languages if (plan := self._plan(lang, changed)) is not None]
+        # The first phase needs the games' pages, the settings and the theme: nothing made
+        # from every game (the pages across games, search's word lists, the export) yet.
+        early = {**self._theme(catalog), **config_files(self.project, catalog)}
+        early.update(_in_docs(game_pages))
+        first = self._game_pages_first(early)
+        if first:
+            seconds = self._build([plan for plan, _ in first], {}, pages_only=True)
+            shown = time.perf_counter() - started
+            _say(f"rulesite: {_summary([p for p, _ in first], seconds)}; shown after {shown:.1f} s")
+            self.pending |= {path for _, paths in first for path in paths}
+            self.on_published()
+        pages = {**render_site_pages(self.project, catalog, self.cache, site_url), **game_pages}
+        say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
+        files = self._generated(catalog, pages)
+        # Every build writes the sitemap, 404 page and search files again, and the second
+        # phase rebuilds the first one's pages: what the first phase wrote is new again here.
+        before = {lang: snapshot(self.builds / lang) for lang in self.languages}
+        changed = self._write(files) | self.pending
+        plans = [
+            plan
+            for lang in self.languages
+            if (plan := self._plan(lang, changed, files)) is not None
+        ]
         if not plans:
+            self.pending.clear()
             _say("rulesite: no page changed")
             return
         names = ", ".join(f"{p.lang} ({'whole' if p.whole else 'changed pages'})" for p in plans)
         say(f"rulesite: building {names} with MkDocs…")
-        seconds = self._build(plans)
+        seconds = self._build(plans, before)
+        self.pending.clear()
         _say(f"rulesite: {_summary(plans, seconds)}; {time.perf_counter() - started:.1f} s in all")
+
+    def on_published(self) -> None:
+        """Called when the first phase has published the changed games' pages (the server
+        makes open pages reload); the second phase follows."""
+
+    def _game_pages_first(self, files: dict[str, str | bytes]) -> list[tuple[Plan, set[str]]]:
+        """Write the changed games' pages of each language that needs no whole build; their
+        plans and the paths written. Nothing else is written yet."""
+        first = []
+        for lang in self.languages:
+            if lang in self.stale:
+                continue
+            config = f"{lang}/{CONFIG_FILE}"
+            if self._differs(config, files.get(config)) or any(
+                self._differs(path, files.get(path))
+                for path in files.keys() | self.written.keys()
+                if path.startswith(f"{lang}/{THEME_DIR}/")
+            ):
+                continue
+            docs = f"{lang}/{DOCS_DIR}/"
+            mine = {
+                path: data
+                for path, data in files.items()
+                if path.startswith(docs)
+                and self._differs(path, data)
+                and _game_page(path.removeprefix(docs))
+            }
+            if not mine:
+                continue
+            written = self._write(mine, partial=True)
+            plan = self._plan(lang, written, files)
+            if plan is not None and not plan.whole:
+                first.append((plan, written))
+        return first
+
+    def _differs(self, relative: str, data: str | bytes | None) -> bool:
+        """Whether ``data`` (None: no such file now) is not what ``content/`` holds."""
+        if data is None:
+            return relative in self.written
+        if self._sources.get(relative) is data:  # the very text the cache gave last time
+            return False
+        return self.written.get(relative) != _digest(data)
 
     def error_page(self, code: int) -> bytes | None:
         """The site's own 404 page for the server's errors, as ``mkdocs serve`` does."""
@@ -209,75 +303,103 @@ class Preview:
 
     # --- content/ ---------------------------------------------------------------------------
 
-    def _generated(self, catalog: Catalog, pages: dict[str, str]) -> dict[str, bytes]:
-        """Every file of ``content/``, as ``rulesite build`` writes it, by relative path."""
-        files: dict[str, bytes] = {}
-        with tempfile.TemporaryDirectory(dir=self.folder, prefix=".generated-") as scratch:
-            # The settings, theme and search terms come from the build's own writer.
-            write_projects(self.project, Path(scratch), catalog, {})
-            for path in sorted(Path(scratch).rglob("*")):
-                if path.is_file():
-                    files[path.relative_to(scratch).as_posix()] = path.read_bytes()
-        for relative, text in pages.items():
-            lang, _, page = relative.partition("/")
-            files[f"{lang}/{DOCS_DIR}/{page}"] = text.encode("utf-8")
+    def _generated(self, catalog: Catalog, pages: dict[str, str]) -> dict[str, str | bytes]:
+        """Every file of ``content/``, as ``rulesite build`` writes it, by relative path: the
+        pages as text (from the render cache), the rest as bytes."""
+        files = self._theme(catalog)
+        files.update(generated_files(self.project, catalog, self.exports))
+        files.update(_in_docs(pages))
         return files
 
-    def _write(self, files: dict[str, bytes]) -> set[str]:
-        """Make ``content/`` hold ``files``, touching only what differs; the paths changed."""
+    def _theme(self, catalog: Catalog) -> dict[str, str | bytes]:
+        """The theme in each language's project."""
+        theme = theme_files(self.project)
+        return {
+            f"{lang}/{THEME_DIR}/{relative}": data
+            for lang in catalog.site.codes
+            for relative, data in theme.items()
+        }
+
+    def _write(self, files: dict[str, str | bytes], partial: bool = False) -> set[str]:
+        """Make ``content/`` hold ``files``, touching only what differs; the paths changed.
+        ``partial``: ``files`` are some of the files, the others stay (else they go)."""
         changed = set()
         for relative, data in files.items():
-            if self.written.get(relative) != data:
-                path = self.content / relative
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
-                changed.add(relative)
-        for relative in self.written.keys() - files.keys():
-            (self.content / relative).unlink(missing_ok=True)
+            if not self._differs(relative, data):
+                self._sources[relative] = data
+                continue
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            path = self.content / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(raw)
+            self.written[relative] = _digest(raw)
+            self._sources[relative] = data
             changed.add(relative)
-        self.written = files
+        if not partial:
+            for relative in self.written.keys() - files.keys():
+                (self.content / relative).unlink(missing_ok=True)
+                del self.written[relative]
+                self._sources.pop(relative, None)
+                changed.add(relative)
         return changed
 
-    def _plan(self, lang: str, changed: set[str]) -> Plan | None:
+    def _plan(self, lang: str, changed: set[str], files: dict[str, str | bytes]) -> Plan | None:
         mine = {path.removeprefix(f"{lang}/") for path in changed if path.startswith(f"{lang}/")}
         docs = f"{lang}/{DOCS_DIR}/"
-        present = {path.removeprefix(docs) for path in self.written if path.startswith(docs)}
-        return plan_language(lang, mine, present, self._config(lang), lang in self.stale)
-
-    def _config(self, lang: str) -> dict[str, Any]:
-        """The language's generated settings (written by ``engine/projects.py``: plain YAML)."""
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        try:
-            config = yaml.load(self.written.get(f"{lang}/{CONFIG_FILE}", b"{}"), Loader=loader)
-        except yaml.YAMLError:
-            config = None
-        return config if isinstance(config, dict) else {}
+        present = {path.removeprefix(docs) for path in files if path.startswith(docs)}
+        return plan_language(lang, mine, present, settings(files, lang), lang in self.stale)
 
     # --- building and publishing -------------------------------------------------------------
 
-    def _build(self, plans: list[Plan]) -> dict[str, float]:
-        before = {}
+    def _build(
+        self, plans: list[Plan], before: dict[str, Snapshot], pages_only: bool = False
+    ) -> dict[str, float]:
+        """Build and publish ``plans``; ``before``: each language's site before this update.
+        ``pages_only``: the first phase (the plans' pages; no search, no offline lists)."""
         for plan in plans:
             self.stale.add(plan.lang)  # until it is published: a failure means a whole build
             if not plan.whole:
                 self._forget_pages(plan)
-                before[plan.lang] = snapshot(self.builds / plan.lang)
         self._load_search_terms(plans)
-        seconds = build_previews(
-            [
-                PreviewBuild(
-                    plan.lang,
-                    self.content / plan.lang / CONFIG_FILE,
-                    self.builds / plan.lang,
-                    dirty=not plan.whole,
-                )
-                for plan in plans
-            ]
-        )
+        configs = {plan.lang: self.content / plan.lang / CONFIG_FILE for plan in plans}
+        if pages_only:
+            configs = {lang: self._pages_only_config(lang) for lang in configs}
+        try:
+            seconds = build_previews(
+                [
+                    PreviewBuild(
+                        plan.lang, configs[plan.lang], self.builds / plan.lang, dirty=not plan.whole
+                    )
+                    for plan in plans
+                ]
+            )
+        finally:
+            if pages_only:
+                for config in configs.values():
+                    config.unlink(missing_ok=True)
         for plan in plans:
-            self._publish(plan, before.get(plan.lang, {}))
+            if pages_only:
+                self._publish_pages(plan)
+            else:
+                self._publish(plan, before.get(plan.lang, {}))
             self.stale.discard(plan.lang)
         return seconds
+
+    def _pages_only_config(self, lang: str) -> Path:
+        """The language's settings for the first phase: the plugin leaves search and the offline
+        files alone (``defer``), and keeps the theme's compiled templates between builds. Beside
+        the generated settings (the paths in them are relative), removed once built."""
+        config = settings(self._sources, lang)
+        for entry in config.get("plugins", []):
+            if isinstance(entry, dict) and "rulesite" in entry:
+                entry["rulesite"] = {
+                    **entry["rulesite"],
+                    "defer": True,
+                    "template_cache": str(self.folder / "templates"),
+                }
+        path = self.content / lang / PAGES_ONLY_CONFIG
+        path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), "utf-8")
+        return path
 
     def _forget_pages(self, plan: Plan) -> None:
         # MkDocs' dirty build rebuilds a page whose HTML is missing: deleting it is surer than
@@ -300,6 +422,16 @@ class Preview:
 
             warm_up()
 
+    def _publish_pages(self, plan: Plan) -> None:
+        """Copy the pages the first phase built into ``site/`` (nothing else: its search
+        index covers those pages only, the second phase writes the whole)."""
+        source = self.builds / plan.lang
+        target = self.site / site_path(self.languages[plan.lang])
+        for page in plan.pages:
+            output = page_output(page, plan.use_directory_urls)
+            if (source / output).is_file():
+                copy_file(source / output, target / output)
+
     def _publish(self, plan: Plan, before: Snapshot) -> None:
         """Copy what the build of ``plan.lang`` wrote into ``site/``, where the language lives."""
         source = self.builds / plan.lang
@@ -320,6 +452,25 @@ class Preview:
         for relative, state in after.items():
             if before.get(relative) != state:
                 copy_file(source / relative, target / relative)
+
+
+def _in_docs(pages: dict[str, str]) -> dict[str, str | bytes]:
+    """Rendered pages (``<lang>/<page>``) by their path under ``content/``."""
+    found: dict[str, str | bytes] = {}
+    for relative, text in pages.items():
+        lang, _, page = relative.partition("/")
+        found[f"{lang}/{DOCS_DIR}/{page}"] = text
+    return found
+
+
+def _game_page(page: str) -> bool:
+    """Whether ``page`` (a path under ``docs/``) is one of a game's own pages."""
+    return group(page) != page
+
+
+def _digest(data: str | bytes) -> str:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return hashlib.sha256(raw).hexdigest()
 
 
 def _summary(plans: list[Plan], seconds: dict[str, float]) -> str:

@@ -39,5 +39,18 @@ def test_other_languages_sort_without_case_and_stably() -> None:
     assert [i.title["en"] for i in by_reading(items, "title", "en")] == ["A", "a", "b"]
 
 
-def test_latin_and_digits_inside_chinese_names_are_kept() -> None:
-    assert reading_key("7大奇迹", "zh")[0].startswith("7")
+def test_latin_names_come_before_chinese_ones_and_keep_their_letters() -> None:
+    # As the browser's Chinese collation orders the games index's rows.
+    names = ["美丽新世界", "Nations", "加勒多尼亚", "7大奇迹"]
+    ordered = sorted(names, key=lambda n: reading_key(n, "zh"))
+    assert ordered == ["7大奇迹", "Nations", "加勒多尼亚", "美丽新世界"]
+
+
+def test_a_shorter_name_comes_before_a_longer_one_it_begins() -> None:
+    assert reading_key("妈", "zh") < reading_key("妈妈", "zh")
+
+
+def test_a_character_is_read_as_it_is_in_its_word() -> None:
+    # 行 reads háng in 银行 and xíng in 行动.
+    assert reading_key("银行", "zh")[0][1].endswith("hang2")
+    assert reading_key("行动", "zh")[0][0].endswith("xing2")

@@ -16,20 +16,33 @@ from pypinyin import Style, lazy_pinyin
 Item = TypeVar("Item")
 
 
+_OTHER = "\x00"
+"""Marks a run of letters, digits or signs: it sorts before a Chinese character at the same place,
+as the browsers' Chinese collation (the games index's script) puts Latin before Han."""
+_HAN = "\x01"
+"""Marks one Chinese character's syllable."""
+
+
 @lru_cache(maxsize=65536)
-def reading_key(text: str, lang: str) -> tuple[str, ...]:
-    """The sort key of ``text`` in ``lang``: for Chinese its pinyin with tone numbers, syllable by
-    syllable (letters and digits stay as they are), then the text itself to part homophones."""
+def reading_key(text: str, lang: str) -> tuple[object, ...]:
+    """The sort key of ``text`` in ``lang``: for Chinese its syllables in pinyin with tone numbers
+    (read as whole words, so a character with two readings gets the one it has here), other runs
+    case-insensitively before them, then the text itself to part homophones."""
     if lang == "zh":
-        syllables = lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True)
-        return (" ".join(syllables).lower(), text)
+        items = lazy_pinyin(
+            text,
+            style=Style.TONE3,
+            neutral_tone_with_five=True,
+            errors=lambda run: _OTHER + run.lower(),
+        )
+        return (tuple(i if i.startswith(_OTHER) else _HAN + i for i in items), text)
     return (text.lower(),)
 
 
 def by_reading(items: Iterable[Item], attribute: str, lang: str) -> list[Item]:
     """``items`` sorted by the ``lang`` text of their bilingual ``attribute`` (stable)."""
 
-    def key(item: Any) -> tuple[str, ...]:
+    def key(item: Any) -> tuple[object, ...]:
         return reading_key(getattr(item, attribute).get(lang), lang)
 
     return sorted(items, key=key)

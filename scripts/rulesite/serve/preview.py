@@ -452,6 +452,10 @@ class Preview:
         for relative, state in after.items():
             if before.get(relative) != state:
                 copy_file(source / relative, target / relative)
+        # What the build no longer writes (a search chunk or a game's shard that is gone) goes
+        # too: the plugin rewrites its folders whole, MkDocs only adds.
+        for relative in before.keys() - after.keys() - {PIECES}:
+            remove_file(target / relative, target)
 
 
 def _in_docs(pages: dict[str, str]) -> dict[str, str | bytes]:

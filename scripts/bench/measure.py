@@ -96,6 +96,9 @@ class BuildTiming:
     """Markdown pages, all languages."""
     language_seconds: dict[str, float] | None
     """Each language's MkDocs build, when the build reports it."""
+    peak_kb: int | None = None
+    """Peak resident memory, KB: the build process's plus each language process's own peak
+    (``ru_maxrss``). An upper bound: forked processes share pages, counted in each."""
 
 
 def rulesite_build(project: Project, say: Say) -> BuildTiming:
@@ -105,7 +108,9 @@ def rulesite_build(project: Project, say: Say) -> BuildTiming:
     command = [sys.executable, "-m", "bench.build_once", str(project.root)]
     seconds, output = _run(command, "rulesite build", say)
     report = json.loads(output.strip().splitlines()[-1])
-    return BuildTiming(seconds, report["pages"], report["language_seconds"])
+    memory = report.get("memory_kb")
+    peak = sum(memory.values()) if memory else None
+    return BuildTiming(seconds, report["pages"], report["language_seconds"], peak)
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,8 @@ class BareTiming:
     """Bare MkDocs builds of each language's Markdown, one after the other."""
 
     language_seconds: dict[str, float]
+    parallel: float | None = None
+    """Wall time of every language's bare build at once (``bare_mkdocs_parallel``)."""
 
     @property
     def total(self) -> float:
@@ -169,6 +176,30 @@ def bare_mkdocs(configs: dict[str, Path], say: Say) -> BareTiming:
         command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
         seconds[lang], _ = _run(command, f"bare MkDocs ({lang})", say, cwd=config.parent)
     return BareTiming(seconds)
+
+
+def bare_mkdocs_parallel(configs: dict[str, Path]) -> float:
+    """Wall time of ``mkdocs build`` of every configuration at once, each in a fresh process:
+    what rulesite, which builds its languages in parallel, is measured against."""
+    started = time.perf_counter()
+    running = []
+    for lang, config in configs.items():
+        command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
+        process = subprocess.Popen(
+            command,
+            cwd=config.parent,
+            env=environment(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        running.append((lang, process))
+    for lang, process in running:
+        _, stderr = process.communicate()
+        if process.returncode != 0:
+            tail = "\n".join((stderr or "").strip().splitlines()[-20:])
+            raise BenchError(f"bare MkDocs ({lang}, parallel) failed:\n{tail}")
+    return time.perf_counter() - started
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +75,9 @@ class BuildReport:
     """Where the site was written."""
     language_seconds: dict[str, float]
     """Wall time of each language's MkDocs build (they run in parallel)."""
+    memory_kb: dict[str, int] = field(default_factory=dict)
+    """Peak resident memory (``ru_maxrss``, KB) of the build's process (``""``) and of each
+    language's process: summed, an upper bound of the build's peak (forks share pages)."""
 
 
 def build(
@@ -107,7 +110,7 @@ def build(
             projects = write_content(project, swap.new_content, catalog, pages)
             chosen = [p for p in projects if languages is None or p.lang in languages]
             builds = swap.new_site / _LANGUAGE_BUILDS
-            seconds = build_languages(project, chosen, builds, strict=strict)
+            seconds, memory = build_languages(project, chosen, builds, strict=strict)
             assemble_languages(
                 {p.lang: builds / p.lang for p in chosen},
                 swap.new_site,
@@ -129,7 +132,10 @@ def build(
             swap.publish()
     # The pages of the languages built (``pages`` holds every language's: content/ is whole).
     built = sum(1 for path in pages if path.split("/", 1)[0] in seconds)
-    return BuildReport(built, len(catalog.games), time.perf_counter() - started, target, seconds)
+    memory = {"": _peak_kb(), **memory}
+    return BuildReport(
+        built, len(catalog.games), time.perf_counter() - started, target, seconds, memory
+    )
 
 
 def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = None) -> Path:
@@ -234,10 +240,11 @@ def write_content(
 
 def build_languages(
     project: Project, projects: list[LanguageProject], out: Path, strict: bool = True
-) -> dict[str, float]:
+) -> tuple[dict[str, float], dict[str, int]]:
     """Build each language's project into ``out/<lang>``, in parallel processes.
 
-    Returns each language's build time. Every language's problems are reported together.
+    Returns each language's build time and its process's peak memory (KB). Every language's
+    problems are reported together.
     One language too builds in a process of its own: a build adds its search terms to jieba's
     word table (``engine/search_terms.py``), which must not stay in the caller's process.
     """
@@ -247,10 +254,11 @@ def build_languages(
     results = _in_processes(
         [(p.lang, (str(p.config_file), str(out / p.lang), strict)) for p in projects]
     )
-    problems = [line for lang, (_, error) in results.items() if error for line in error]
+    problems = [line for lang, (_, error, _) in results.items() if error for line in error]
     if problems:
         raise BuildError("\n".join(dict.fromkeys(problems)))
-    return {lang: seconds for lang, (seconds, _) in results.items()}
+    seconds = {lang: seconds for lang, (seconds, _, _) in results.items()}
+    return seconds, {lang: kb for lang, (_, _, kb) in results.items()}
 
 
 @dataclass(frozen=True)
@@ -280,15 +288,15 @@ def build_previews(builds: list[PreviewBuild]) -> dict[str, float]:
     results = _in_processes(
         [(b.lang, (str(b.config_file), str(b.site_dir), False, b.dirty, "serve")) for b in builds]
     )
-    problems = [line for lang, (_, error) in results.items() if error for line in error]
+    problems = [line for lang, (_, error, _) in results.items() if error for line in error]
     if problems:
         raise BuildError("\n".join(dict.fromkeys(problems)))
-    return {lang: seconds for lang, (seconds, _) in results.items()}
+    return {lang: seconds for lang, (seconds, _, _) in results.items()}
 
 
 def _in_processes(
     jobs: list[tuple[str, tuple[Any, ...]]],
-) -> dict[str, tuple[float, list[str] | None]]:
+) -> dict[str, tuple[float, list[str] | None, int]]:
     # Forked workers share the imported MkDocs, Material and jieba with this process, so they
     # start at once. Each sends back its time and its problems; a worker that dies says so.
     context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
@@ -299,7 +307,7 @@ def _in_processes(
         process.start()
         sender.close()
         running.append((lang, process, receiver))
-    results: dict[str, tuple[float, list[str] | None]] = {}
+    results: dict[str, tuple[float, list[str] | None, int]] = {}
     try:
         for lang, process, receiver in running:
             try:
@@ -309,6 +317,7 @@ def _in_processes(
                 results[lang] = (
                     0.0,
                     [f"MkDocs build of {lang!r} stopped (exit {process.exitcode})"],
+                    0,
                 )
             process.join()
     finally:
@@ -339,8 +348,16 @@ def _language_worker(
         outcome = ["interrupted"]
     except Exception as error:  # a bug: still one line, the parent decides how to report it
         outcome = [f"MkDocs build failed: {type(error).__name__}: {error}"]
-    sender.send((time.perf_counter() - started, outcome))
+    sender.send((time.perf_counter() - started, outcome, _peak_kb()))
     sender.close()
+
+
+def _peak_kb() -> int:
+    """This process's peak resident memory, KB (Linux and macOS give it in different units)."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak
 
 
 def _die_with_parent() -> None:

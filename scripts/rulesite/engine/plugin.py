@@ -30,7 +30,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite.engine import build_date, offline, search_pieces, search_split, sitemap
+from rulesite.engine import build_date, offline, progress, search_pieces, search_split, sitemap
 from rulesite.engine.search_terms import add_search_terms, prepare_jieba
 from rulesite.engine.search_words import read_synonyms
 
@@ -94,6 +94,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._page_urls = [file.page.url for file in pages if file.page]
         self._games = {slug for url in self._page_urls if (slug := search_split.game_of(url))}
         self._built.theme_files = [file.src_uri for file in files.javascript_files()]
+        progress.pages_started(len(pages))
         return env
 
     def on_page_context(self, context, *, page, config, nav):
@@ -116,6 +117,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         # What the page loads, from the page MkDocs hands over, for the offline lists.
         if self.config.offline:
             offline.note_page(self._built, page, output)
+        progress.page_written()
         return output
 
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.

@@ -63,3 +63,23 @@ def test_options_are_typed(tmp_path: Path, bad: dict) -> None:
     plugin = RulesitePlugin()
     errors, warnings = plugin.load_config(bad, str(tmp_path / "mkdocs.yml"))
     assert errors or warnings
+
+
+def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin drops a page's Markdown once converted and its HTML once written (memory at
+    1,000 games): titles, the navigation, every page and the offline lists stay the same."""
+    from rulesite.engine import plugin
+    from rulesite.project import Project
+    from rulesite.publish.build import build
+    from tests.helpers import make_project
+    from tests.test_site import tree_digest
+
+    project = Project(make_project(tmp_path / "p", real_games=True, games={}))
+    build(project, site_dir=tmp_path / "freed")
+    monkeypatch.setattr(plugin, "FREE_PAGES", False)
+    build(project, site_dir=tmp_path / "kept")
+    freed, kept = tree_digest(tmp_path / "freed"), tree_digest(tmp_path / "kept")
+    assert freed == kept
+    assert any(name.endswith("rules/index.html") for name in freed)

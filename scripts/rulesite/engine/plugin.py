@@ -36,6 +36,10 @@ from rulesite.engine.search_words import read_synonyms
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
+FREE_PAGES = True
+"""Drop each page's Markdown once converted and its HTML once written (memory; a test builds
+with it off and compares)."""
+
 
 class RulesitePluginConfig(base.Config):
     """Options of the ``rulesite`` plugin in a generated ``mkdocs.yml``."""
@@ -112,12 +116,24 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             build_date.dated_context(context, self._epoch)
         return context
 
+    @event_priority(-100)  # after every plugin that reads the page's Markdown
+    def on_page_content(self, html, *, page, config, files):
+        # A build holds every page's Markdown, HTML and contents until it writes the first: at
+        # 1,000 games that is most of its memory. Once converted, nothing reads the Markdown
+        # again ("", not None: MkDocs reads None as "not read yet"; titles come from the render).
+        if FREE_PAGES and not self._serving:
+            page.markdown = ""
+        return html
+
     @event_priority(-100)  # after any plugin that still changes the page
     def on_post_page(self, output, *, page, config):
         # What the page loads, from the page MkDocs hands over, for the offline lists.
         if self.config.offline:
             offline.note_page(self._built, page, output)
         progress.page_written()
+        # Written: its HTML is not needed again (search took its text in on_page_context).
+        if FREE_PAGES and not self._serving:
+            page.content = None
         return output
 
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.

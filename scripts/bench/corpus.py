@@ -15,6 +15,7 @@ import logging
 import random
 import re
 import shutil
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -307,13 +308,19 @@ def _name_glossary(game: dict[str, Any], writer: TextWriter, taken: Taken) -> No
         seen: set[str] = set()
         for index, term in enumerate(terms):
             name = names[index] if lang == TERMS_LANGUAGE else term["name"][lang]
-            if name.casefold() in seen:
+            if _as_searched(name) in seen:
                 name = f"{name} {index}"
-            seen.add(name.casefold())
+            seen.add(_as_searched(name))
             term["name"][lang] = name
     for term in terms:
         term.pop("aliases", None)
         term.pop("avoid", None)
+
+
+def _as_searched(word: str) -> str:
+    """A name as the glossary check compares names (check/glossary.py: case and width folded,
+    spaces ignored): "In to" and "Into" are one name."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", word).casefold())
 
 
 def _rewrite(value: Any, writer: TextWriter) -> Any:

@@ -59,17 +59,19 @@ def test_on_a_terminal_one_line_is_rewritten_and_ended_by_the_next_stage() -> No
 
 
 def test_the_plugin_counts_pages_for_a_listener_and_is_silent_without_one() -> None:
-    heard: list[tuple[int, int]] = []
-    page_progress.listen(lambda done, total: heard.append((done, total)))
+    heard: list[tuple[str, int, int]] = []
+    page_progress.listen(lambda unit, done, total: heard.append((unit, done, total)))
     try:
-        page_progress.pages_started(2)
-        page_progress.page_written()
-        page_progress.page_written()
+        page_progress.pages_started(1, page_progress.CONVERTED)
+        page_progress.page_done()
+        page_progress.pages_started(1, page_progress.WRITTEN)
+        page_progress.page_done()
     finally:
         page_progress.listen(None)
     page_progress.pages_started(5)
-    page_progress.page_written()
-    assert heard == [(0, 2), (1, 2), (2, 2)]
+    page_progress.page_done()
+    converted, written = page_progress.CONVERTED, page_progress.WRITTEN
+    assert heard == [(converted, 0, 1), (converted, 1, 1), (written, 0, 1), (written, 1, 1)]
 
 
 def test_build_names_its_stages_and_counts_on_standard_error(tmp_path: Path) -> None:
@@ -97,7 +99,7 @@ def test_build_names_its_stages_and_counts_on_standard_error(tmp_path: Path) -> 
     assert built and all(line.startswith("  ") for line in built)
     for lang in ("zh", "en"):
         pages = len(list((project / "content" / lang / "docs").rglob("*.md")))
-        assert any(f"{lang} {pages}/{pages} pages" in line for line in built), built
+        assert any(f"{lang} {pages}/{pages} pages written" in line for line in built), built
     rendered = lines[lines.index("rulesite: rendering zh, en…") + 1 : lines.index(built[0]) - 1]
-    assert "  zh 1/1 games" in rendered[-1] or any("zh 1/1 games" in line for line in rendered)
+    assert any("zh 1/1 games rendered" in line for line in rendered), rendered
     assert result.stdout.startswith("built site: 1 games, 28 pages")

@@ -30,7 +30,15 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from rulesite.engine import build_date, offline, progress, search_pieces, search_split, sitemap
+from rulesite.engine import (
+    build_date,
+    bytecode,
+    offline,
+    progress,
+    search_pieces,
+    search_split,
+    sitemap,
+)
 from rulesite.engine.search_terms import add_search_terms, prepare_jieba
 from rulesite.engine.search_words import read_synonyms
 
@@ -87,6 +95,11 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._written = set()
         self._built = offline.BuiltPages()
 
+    def on_files(self, files, *, config):
+        # MkDocs converts every page before writing any: count both (engine/progress.py).
+        progress.pages_started(len(files.documentation_pages()), progress.CONVERTED)
+        return files
+
     def on_env(self, env, *, config, files):
         # Every page of the build exists now (a dirty build's unwritten ones too), and none is
         # rendered yet: date them all, and note where each goes and the theme's files.
@@ -98,7 +111,10 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._page_urls = [file.page.url for file in pages if file.page]
         self._games = {slug for url in self._page_urls if (slug := search_split.game_of(url))}
         self._built.theme_files = [file.src_uri for file in files.javascript_files()]
-        progress.pages_started(len(pages))
+        progress.pages_started(len(pages), progress.WRITTEN)
+        # Material's templates compiled once, not in every build (engine/bytecode.py).
+        if env.bytecode_cache is None:
+            env.bytecode_cache = bytecode.cache("theme")
         return env
 
     def on_page_context(self, context, *, page, config, nav):
@@ -123,6 +139,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         # again ("", not None: MkDocs reads None as "not read yet"; titles come from the render).
         if FREE_PAGES and not self._serving:
             page.markdown = ""
+        progress.page_done()
         return html
 
     @event_priority(-100)  # after any plugin that still changes the page
@@ -130,7 +147,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         # What the page loads, from the page MkDocs hands over, for the offline lists.
         if self.config.offline:
             offline.note_page(self._built, page, output)
-        progress.page_written()
+        progress.page_done()
         # Written: its HTML is not needed again (search took its text in on_page_context).
         if FREE_PAGES and not self._serving:
             page.content = None

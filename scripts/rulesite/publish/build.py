@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesite.catalog import Catalog, load_catalog, load_site
+from rulesite.engine import bytecode
 from rulesite.engine.projects import (
     LanguageProject,
     configured_site_url,
@@ -172,6 +173,7 @@ def render_and_build(
     # jieba is loaded here, once, so the language processes share its table instead of each
     # loading its own.
     use_cache_root(project.root / ".cache")
+    bytecode.use(project.root / ".cache")
     if any(language.search.jieba for language in catalog.site.languages):
         prepare_jieba()
     site_url = configured_site_url(project)
@@ -216,7 +218,7 @@ class _Shown:
         self.progress, self.langs, self.building = progress, langs, False
 
     def __call__(self, lang: str, unit: str, done: int, total: int) -> None:
-        if unit == "pages" and not self.building:
+        if unit != "games rendered" and not self.building:
             self.building = True
             self.progress.stage(f"building {', '.join(self.langs)}")
         self.progress.count(lang, unit, done, total)

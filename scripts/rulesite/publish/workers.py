@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from rulesite.catalog import Catalog
+from rulesite.engine import bytecode
 from rulesite.engine import progress as page_progress
 from rulesite.engine.projects import DOCS_DIR
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish.mkdocs_run import run_mkdocs
-from rulesite.render.renderer import Renderer
+from rulesite.render.renderer import Renderer, make_environment
 from rulesite.terminal import printable
 
 MESSAGE_SECONDS = 0.5
@@ -146,18 +147,19 @@ def problems_of(outcomes: dict[str, Outcome]) -> None:
 
 
 class _Reporter:
-    """A language process's counts, sent to the parent at most every MESSAGE_SECONDS."""
+    """A language process's counts, sent to the parent at most every MESSAGE_SECONDS (and
+    the first and last of each count)."""
 
-    def __init__(self, sender: Connection, unit: str) -> None:
-        self.sender, self.unit, self.sent = sender, unit, 0.0
+    def __init__(self, sender: Connection) -> None:
+        self.sender, self.sent = sender, 0.0
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, unit: str, done: int, total: int) -> None:
         now = time.monotonic()
-        if done < total and now - self.sent < MESSAGE_SECONDS:
+        if 0 < done < total and now - self.sent < MESSAGE_SECONDS:
             return
         self.sent = now
         with contextlib.suppress(OSError):
-            self.sender.send((self.unit, done, total))
+            self.sender.send((unit, done, total))
 
 
 def render_and_build(sender: Connection, job: RenderJob) -> None:
@@ -165,10 +167,11 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
     die_with_parent()
     pages, seconds = 0, 0.0
     try:
-        pages = _render(job, _Reporter(sender, "games"))
+        report = _Reporter(sender)
+        pages = _render(job, lambda done, total: report("games rendered", done, total))
         job.gate.wait()
         if job.site_dir is not None:
-            page_progress.listen(_Reporter(sender, "pages"))
+            page_progress.listen(report)
             started = time.perf_counter()
             run_mkdocs(job.root / "mkdocs.yml", job.site_dir, strict=job.strict)
             seconds = time.perf_counter() - started
@@ -188,7 +191,9 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
 def _render(job: RenderJob, report: Callable[[int, int], None]) -> int:
     """Render the language's pages and write each as it comes; how many."""
     docs = job.root / DOCS_DIR
-    renderer = Renderer(job.project, job.catalog, site_url=job.site_url)
+    env = make_environment(job.project)
+    env.bytecode_cache = bytecode.cache("pages")  # compiled once, not in every build
+    renderer = Renderer(job.project, job.catalog, env, site_url=job.site_url)
     count = 0
     for relative, text in renderer.language_pages(job.lang, report):
         path = docs / relative

@@ -62,7 +62,7 @@ def _kb(size: measure.Size | None) -> str:
 
 def print_table(results: list[Result]) -> None:
     headers = ["games", "pages", "build s", "bare Σ s", "bare max s", "bare ∥ s"]
-    headers += ["×Σ", "×max", "×∥", "ms/page", "peak MB"]
+    headers += ["×Σ", "×max", "×∥", "ms/page", "peak MB", "PSS MB"]
     headers += [f"{lang} s" for lang in LANGUAGES]
     headers += [f"search {lang} KB raw/gz" for lang in LANGUAGES]
     headers.append("edit→preview s")
@@ -75,6 +75,7 @@ def print_table(results: list[Result]) -> None:
         row.append(figure(build.seconds / bare.parallel if bare.parallel else None))
         row.append(figure(result.ms_per_page, 1))
         row.append(figure(build.peak_kb / 1024 if build.peak_kb else None, 0))
+        row.append(figure(build.pss_kb / 1024 if build.pss_kb else None, 0))
         row += [figure((build.language_seconds or {}).get(lang)) for lang in LANGUAGES]
         row += [_kb(result.payloads[lang].first) for lang in LANGUAGES]
         row.append(_edit_cell(result.edits))
@@ -86,7 +87,8 @@ def print_table(results: list[Result]) -> None:
         "bare Σ: both languages' bare MkDocs builds one after the other; bare max: the slower "
         "alone; bare ∥: both at once. ×: rulesite build ÷ bare. peak MB: the build process's "
         "and each language process's ru_maxrss summed (an upper bound: forked processes share "
-        "pages, counted in each)."
+        "pages, counted in each); PSS MB: the peak of the build's processes' summed PSS, "
+        "sampled every 0.2 s (shared pages counted once)."
     )
     for result in results:
         later = [
@@ -149,13 +151,19 @@ def _memory_goal(results: list[Result], by_count: dict[int, Result]) -> None:
     count, limit = PEAK_MEMORY_MB
     goal = f"peak memory of rulesite build ≤ {limit / 1024:g} GB at {count:,} games (upper bound)"
     figures = ", ".join(
-        f"{r.games} games {r.build.peak_kb / 1024:.0f} MB" for r in results if r.build.peak_kb
+        f"{r.games} games {r.build.peak_kb / 1024:.0f} MB" + _pss(r.build)
+        for r in results
+        if r.build.peak_kb
     )
     target = by_count.get(count)
     if target is None or not target.build.peak_kb:
         print(f"– {goal}: not measured at {count:,} games; {figures or 'n/a'}")
         return
     print(f"{_mark(target.build.peak_kb / 1024 <= limit)} {goal}: {figures}")
+
+
+def _pss(build: BuildTiming) -> str:
+    return f" (sampled PSS {build.pss_kb / 1024:.0f} MB)" if build.pss_kb else ""
 
 
 def _mark(met: bool | None) -> str:

@@ -116,25 +116,26 @@ def build(
         publish.check_replaceable(project, target)
         count = _game_files(project)
         shown.stage(f"checking {count:,} game{'' if count == 1 else 's'}")
-        catalog = _records_only(load_catalog(project))
+        held = workers.Held(_records_only(load_catalog(project)))
+        site, games = held.loaded.site, len(held.loaded.games)
         extra = static_files(project)
         with _writing(project, target), publish.staged(project.content_dir, target) as swap:
             builds = swap.new_site / _LANGUAGE_BUILDS
             outcomes = render_and_build(
-                project, catalog, swap.new_content, builds, languages, strict, shown
+                project, held, swap.new_content, builds, languages, strict, shown
             )
-            chosen = [lang for lang in catalog.site.codes if languages is None or lang in languages]
+            chosen = [lang for lang in site.codes if languages is None or lang in languages]
             shown.stage("publishing")
             assemble_languages(
                 {lang: builds / lang for lang in chosen},
                 swap.new_site,
-                catalog.site,
+                site,
                 whole=len(chosen) > 1,
             )
             builds.rmdir()
             # The publisher's own files belong at the root of the site, so with the root
             # language (a whole build, or its part for `assemble`).
-            if catalog.site.root_language.code in chosen:
+            if site.root_language.code in chosen:
                 copy_static_files(project, extra, swap.new_site)
             # The marker says what this folder is: its languages, what they were built from
             # (the generated projects of every language: parts of one build agree) and its files.
@@ -148,14 +149,12 @@ def build(
     built = sum(outcomes[lang].pages for lang in chosen)
     seconds = {lang: outcomes[lang].seconds for lang in chosen}
     memory = {"": workers.peak_kb(), **{lang: o.peak_kb for lang, o in outcomes.items()}}
-    return BuildReport(
-        built, len(catalog.games), time.perf_counter() - started, target, seconds, memory
-    )
+    return BuildReport(built, games, time.perf_counter() - started, target, seconds, memory)
 
 
 def render_and_build(
     project: Project,
-    catalog: Catalog,
+    held: workers.Held,
     content: Path,
     builds: Path,
     languages: tuple[str, ...] | None,
@@ -168,24 +167,27 @@ def render_and_build(
     (``publish/workers.py``); meanwhile this process writes the rest of every project. Every
     language's pages are rendered (``content/`` is whole); only the chosen ones are built. One
     language too builds in a process of its own: a build adds its search terms to jieba's word
-    table (``engine/search_terms.py``), which must not stay in this process.
+    table (``engine/search_terms.py``), which must not stay in this process. Once the rest is
+    written, this process lets go of the catalog (``held``): the language processes have their
+    own copy, and it is a third of the build's memory while they build.
     """
+    site = held.loaded.site
     builds.mkdir(parents=True, exist_ok=True)
     # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp;
     # jieba is loaded here, once, so the language processes share its table instead of each
     # loading its own.
     use_cache_root(project.root / ".cache")
     bytecode.use(project.root / ".cache")
-    if any(language.search.jieba for language in catalog.site.languages):
+    if any(language.search.jieba for language in site.languages):
         prepare_jieba()
     site_url = configured_site_url(project)
     gate = workers.context().Event()
     jobs = []
-    for language in language_projects(content, catalog.site):
+    for language in language_projects(content, site):
         built = languages is None or language.lang in languages
         job = workers.RenderJob(
             project,
-            catalog,
+            held,
             site_url,
             language.lang,
             language.root,
@@ -196,7 +198,7 @@ def render_and_build(
         jobs.append((language.lang, workers.render_and_build, (job,)))
     listener = _Shown(shown, [lang for lang, _, _ in jobs])
     shown.stage(f"rendering {', '.join(lang for lang, _, _ in jobs)}")
-    rest = lambda: _write_rest(project, content, catalog, gate)  # noqa: E731
+    rest = lambda: _write_rest(project, content, held, gate)  # noqa: E731
     outcomes = workers.run(jobs, listener, meanwhile=rest)
     workers.problems_of(outcomes)
     return outcomes
@@ -212,10 +214,12 @@ def _records_only(catalog: Catalog) -> Catalog:
     return lean
 
 
-def _write_rest(project: Project, content: Path, catalog: Catalog, gate: Any) -> None:
-    """While the languages render: write the rest of their projects, then let them build."""
-    write_content(project, content, catalog, {})
+def _write_rest(project: Project, content: Path, held: workers.Held, gate: Any) -> None:
+    """While the languages render: write the rest of their projects, then let them build;
+    then let go of the catalog."""
+    write_content(project, content, held.loaded, {})
     gate.set()
+    held.release()
 
 
 def _game_files(project: Project) -> int:

@@ -69,12 +69,32 @@ def context() -> Any:
     return multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
 
 
+class Held:
+    """The loaded catalog, held in one place so the build process can let go of it once the
+    language processes (which have their own copy) no longer need it from this one."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog: Catalog | None = catalog
+
+    @property
+    def loaded(self) -> Catalog:
+        if self._catalog is None:
+            raise RuntimeError("the catalog was released")  # a bug in the build's order
+        return self._catalog
+
+    def release(self) -> None:
+        """Drop the catalog (the language processes keep theirs)."""
+        self._catalog = None
+        gc.collect()
+
+
 @dataclass(frozen=True)
 class RenderJob:
     """One language of a build: render its pages into ``docs``, then (``site_dir``) build."""
 
     project: Project
-    catalog: Catalog
+    held: Held
+    """The catalog (still held in the language's process, which forked before the release)."""
     site_url: str
     lang: str
     root: Path
@@ -193,7 +213,7 @@ def _render(job: RenderJob, report: Callable[[int, int], None]) -> int:
     docs = job.root / DOCS_DIR
     env = make_environment(job.project)
     env.bytecode_cache = bytecode.cache("pages")  # compiled once, not in every build
-    renderer = Renderer(job.project, job.catalog, env, site_url=job.site_url)
+    renderer = Renderer(job.project, job.held.loaded, env, site_url=job.site_url)
     count = 0
     for relative, text in renderer.language_pages(job.lang, report):
         path = docs / relative

@@ -101,5 +101,6 @@ def test_build_names_its_stages_and_counts_on_standard_error(tmp_path: Path) -> 
         pages = len(list((project / "content" / lang / "docs").rglob("*.md")))
         assert any(f"{lang} {pages}/{pages} pages written" in line for line in built), built
     rendered = lines[lines.index("rulesite: rendering zh, en…") + 1 : lines.index(built[0]) - 1]
-    assert any("zh 1/1 games rendered" in line for line in rendered), rendered
+    # the last count line has every language's count, complete
+    assert "zh 1/1 games rendered" in rendered[-1] and "en 1/1 games rendered" in rendered[-1]
     assert result.stdout.startswith("built site: 1 games, 28 pages")

@@ -113,7 +113,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._built.theme_files = [file.src_uri for file in files.javascript_files()]
         progress.pages_started(len(pages), progress.WRITTEN)
         # Material's templates compiled once, not in every build (engine/bytecode.py).
-        if env.bytecode_cache is None:
+        if env is not None and env.bytecode_cache is None:
             env.bytecode_cache = bytecode.cache("theme")
         return env
 

@@ -36,6 +36,7 @@ class Progress:
         self._counts: dict[str, tuple[str, int, int]] = {}
         self._open = False  # a terminal line waits for its newline
         self._stale = False  # counts came that the terminal line does not show yet
+        self._last = ""  # the last count line written off a terminal
         self._shown_at = 0.0
         self._tenth = 0
 
@@ -60,9 +61,12 @@ class Progress:
                 self._redraw()
             return
         tenth = int(self._fraction() / LOG_EVERY_FRACTION)
-        if tenth > self._tenth or now - self._shown_at >= LOG_EVERY_SECONDS:
-            self._write(self.line() + "\n")
-            self._tenth, self._shown_at = tenth, now
+        line = self.line()
+        # And the counts once all are complete, so a log always ends with every language's.
+        finished = self._finished() and line != self._last
+        if tenth > self._tenth or now - self._shown_at >= LOG_EVERY_SECONDS or finished:
+            self._write(line + "\n")
+            self._tenth, self._shown_at, self._last = tenth, now, line
 
     def done(self) -> None:
         """The build is over: end a terminal line left open."""

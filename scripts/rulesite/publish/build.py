@@ -30,7 +30,7 @@ from rulesite.engine.projects import (
     site_path,
     write_projects,
 )
-from rulesite.engine.search_terms import prepare_jieba, use_cache_root
+from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import SiteData, and_list
 from rulesite.project import Project
@@ -173,13 +173,12 @@ def render_and_build(
     """
     site = held.loaded.site
     builds.mkdir(parents=True, exist_ok=True)
-    # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp;
-    # jieba is loaded here, once, so the language processes share its table instead of each
-    # loading its own.
+    # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp.
+    # Each language's process loads jieba itself, in parallel: loaded here before the fork it
+    # cost a serial half second, and the Chinese build ran a second slower on the shared table
+    # (measured at 100 games: 19.5 s against 16.1 s).
     use_cache_root(project.root / ".cache")
     bytecode.use(project.root / ".cache")
-    if any(language.search.jieba for language in site.languages):
-        prepare_jieba()
     site_url = configured_site_url(project)
     gate = workers.context().Event()
     jobs = []

@@ -157,35 +157,56 @@ def test_search_payload_counts_split_indexes_as_loaded_later(tmp_path: Path) -> 
     assert payloads[LANGUAGES[1]] == measure.Payload(None, None)  # en/ was never built
 
 
-def _result(games: int, build: float, edit: float | None, gz: int) -> report.Result:
+def _result(
+    games: int,
+    build: float,
+    edit: float | None,
+    gz: int,
+    over_parallel: float | None = None,
+    peak_mb: float | None = None,
+) -> report.Result:
     payload = measure.Payload(measure.Size(gz * 4, gz), None)
+    parallel = build / over_parallel if over_parallel else None
+    peak = int(peak_mb * 1024) if peak_mb else None
     return report.Result(
         games,
-        measure.BuildTiming(build, pages=10 * games, language_seconds=None),
-        measure.BareTiming({lang: games / 100 for lang in LANGUAGES}),
+        measure.BuildTiming(build, pages=10 * games, language_seconds=None, peak_kb=peak),
+        measure.BareTiming({lang: games / 100 for lang in LANGUAGES}, parallel),
         {lang: payload for lang in LANGUAGES},
         {kind: [edit, edit, edit] for kind in measure.EDIT_KINDS},
     )
 
 
 @pytest.mark.parametrize(
-    ("scale", "edit", "gz", "marks"),
-    [(1.0, 0.8, 200_000, "✓✓✓✓✓"), (1.3, 2.5, 400_000, "✗✗✗✗✗"), (1.0, None, 0, "✓✓✗✗✓")],
+    ("scale", "edit", "gz", "parallel", "peak", "marks"),
+    [
+        (1.0, 0.8, 200_000, 1.1, 1400.0, "✓✓✓✓✓✓✓"),
+        (1.3, 2.5, 400_000, 1.3, 1600.0, "✗✗✗✗✗✗✗"),
+        (1.0, None, 0, None, None, "✓––✓✗✗✓"),
+    ],
 )
 def test_goals_are_checked_at_the_counts_they_name(
-    capsys: pytest.CaptureFixture[str], scale: float, edit: float | None, gz: int, marks: str
+    capsys: pytest.CaptureFixture[str],
+    scale: float,
+    edit: float | None,
+    gz: int,
+    parallel: float | None,
+    peak: float | None,
+    marks: str,
 ) -> None:
-    # build = bare Σ at 100 and 300 games; at 1,000 games, ms/page grows by `scale`
+    # build = bare Σ at 100 and 300 games; at 1,000 games, ms/page grows by `scale`; build ÷
+    # bare MkDocs with every language at once is `parallel`; the peak memory is `peak` MB.
     results = [
-        _result(100, 2.0, edit, gz),
-        _result(300, 6.0, edit, gz),
-        _result(1000, 20.0 * scale, edit, gz),
+        _result(100, 2.0, edit, gz, parallel, peak),
+        _result(300, 6.0, edit, gz, parallel, peak),
+        _result(1000, 20.0 * scale, edit, gz, parallel, peak),
     ]
     report.print_goals(results)
     lines = [line for line in capsys.readouterr().out.splitlines()[1:] if line[0] != " "]
     assert "".join(line[0] for line in lines) == marks
     if edit is None:
-        assert "did not update" in lines[2]
+        assert "did not update" in lines[4]
+        assert "not measured" in lines[1] and "not measured at 1,000 games" in lines[2]
 
 
 def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -195,6 +216,13 @@ def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert "generating 2 games" in out and "calculator JS + CSS" in out
     row = next(line.split() for line in out.splitlines() if line.lstrip().startswith("2 "))
     assert row[1].isdigit() and row[-1] == "skipped"
+    # bare MkDocs with both languages at once, the ratio to it, and the build's peak memory
+    assert (
+        "✗ rulesite build ≤ 1.15 × bare MkDocs, every language at once" in out
+        or "✓ rulesite build ≤ 1.15" in out
+    )
+    assert "– peak memory of rulesite build ≤ 1.5 GB at 1,000 games" in out
+    assert re.search(r"2 games \d+ MB", out)
     goal = "– serve edit→preview (median per kind) ≤ 1 s at 300 games: not measured (--no-serve)"
     assert goal in out
     assert (tmp_path / "2-games" / "bare" / LANGUAGES[1] / "site" / "index.html").is_file()

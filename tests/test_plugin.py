@@ -78,13 +78,21 @@ def test_a_deferred_build_leaves_search_and_the_offline_files_alone(tmp_path: Pa
     assert sorted(path.name for path in site.rglob("*")) == ["search", "search_index.json"]
 
 
-def test_the_template_cache_keeps_compiled_templates(tmp_path: Path) -> None:
-    import jinja2
+def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin drops a page's Markdown once converted and its HTML once written (memory at
+    1,000 games): titles, the navigation, every page and the offline lists stay the same."""
+    from rulesite.engine import plugin
+    from rulesite.project import Project
+    from rulesite.publish.build import build
+    from tests.helpers import make_project
+    from tests.test_site import tree_digest
 
-    cache = tmp_path / "templates"
-    plugin = configured({"template_cache": str(cache)}, tmp_path / "mkdocs.yml")
-    env = jinja2.Environment(loader=jinja2.DictLoader({"page.html": "{{ 1 + 1 }}"}))
-    files = SimpleNamespace(documentation_pages=lambda: [], javascript_files=lambda: [])
-    env = plugin.on_env(env, config={}, files=files)
-    assert env.get_template("page.html").render() == "2"
-    assert list(cache.iterdir())  # the compiled template, for the next build's environment
+    project = Project(make_project(tmp_path / "p", real_games=True, games={}))
+    build(project, site_dir=tmp_path / "freed")
+    monkeypatch.setattr(plugin, "FREE_PAGES", False)
+    build(project, site_dir=tmp_path / "kept")
+    freed, kept = tree_digest(tmp_path / "freed"), tree_digest(tmp_path / "kept")
+    assert freed == kept
+    assert any(name.endswith("rules/index.html") for name in freed)

@@ -158,3 +158,53 @@ def test_a_lower_case_variant_is_matched_as_written_at_word_starts(tmp_path: Pat
     project = make_project(tmp_path / "q", games={"mini-game.yaml": clean})
     result = rulesite("validate", "--strict", cwd=project, env=FIXTURE_DAY)
     assert result.returncode == 0, result.stderr
+
+
+class _Name:
+    def __init__(self, **texts: str) -> None:
+        self.texts = texts
+
+    def get(self, lang: str, default=None):
+        return self.texts.get(lang, default)
+
+    def languages(self) -> tuple[str, ...]:
+        return tuple(self.texts)
+
+
+def _variant(lang: str, word: str, name: str, aliases: tuple[str, ...] = ()):
+    from types import SimpleNamespace
+
+    from rulesite.check.terms import Variant
+
+    term = SimpleNamespace(name=_Name(**{lang: name}), aliases={lang: list(aliases)})
+    return Variant(lang, word, term, "glossary[x]")  # type: ignore[arg-type]
+
+
+def test_the_screen_never_hides_a_variant_a_search_per_variant_finds() -> None:
+    """The check screens a text with one alternation per language (check/terms.Screen) before
+    looking for each variant: it must find exactly what one search per variant finds."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rulesite.check.terms import Screen
+
+    variants = [
+        _variant("zh", "影子", "影子对手", ("影子玩家",)),  # inside the term's own name: cut out
+        _variant("zh", "打平", "平手"),
+        _variant("en", "export contract", "Export contract"),  # lower-case spelling, as written
+        _variant("en", "Tie", "draw"),  # any case
+        _variant("en", "ss", "Straße"),  # folding: ß is "ss"
+    ]
+    screen = Screen(variants)
+    pieces = ["影子", "对手", "玩家", "打", "平", "export ", "Export ", "contract", "tie", "TIE"]
+    pieces += ["ß", "s", " ", "x", "ex"]
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(st.sampled_from(pieces), max_size=12), st.lists(st.sampled_from(pieces)))
+    def same(zh: list[str], en: list[str]) -> None:
+        text = _Name(zh="".join(zh), en="".join(en))
+        slow = [v for v in variants if v.found_in(text.get(v.lang))]
+        fast = [v for v in screen.suspects(text) if v.found_in(text.get(v.lang))]  # type: ignore[arg-type]
+        assert fast == slow
+
+    same()

@@ -30,6 +30,8 @@ def main(argv: list[str]) -> int:
         "seconds": report.seconds,
         # Reports gained per-language times with the per-language projects; older ones lack it.
         "language_seconds": getattr(report, "language_seconds", None),
+        # Peak resident memory (KB) of the build process and of each language's process.
+        "memory_kb": getattr(report, "memory_kb", None),
     }
     print(json.dumps(figures))
     return 0

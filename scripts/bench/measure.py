@@ -20,6 +20,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -60,10 +61,17 @@ def environment() -> dict[str, str]:
     return env
 
 
-def _run(command: list[str], what: str, say: Say, cwd: Path | None = None) -> tuple[float, str]:
+def _run(
+    command: list[str],
+    what: str,
+    say: Say,
+    cwd: Path | None = None,
+    memory: TreeMemory | None = None,
+) -> tuple[float, str]:
     """Run ``command``; its wall time and standard output, or BenchError with its errors.
 
-    A line every HEARTBEAT_SECONDS while it runs: a 1,000-game build takes minutes.
+    A line every HEARTBEAT_SECONDS while it runs: a 1,000-game build takes minutes. With
+    ``memory``, its process tree's memory is sampled meanwhile.
     """
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -74,6 +82,8 @@ def _run(command: list[str], what: str, say: Say, cwd: Path | None = None) -> tu
         stderr=subprocess.PIPE,
         text=True,
     )
+    if memory is not None:
+        memory.watch(process.pid)
     while True:
         try:
             # Retrying after a timeout loses no output (subprocess documents it).
@@ -82,6 +92,8 @@ def _run(command: list[str], what: str, say: Say, cwd: Path | None = None) -> tu
         except subprocess.TimeoutExpired:
             say(f"  … {what}: {time.perf_counter() - started:.0f} s so far")
     seconds = time.perf_counter() - started
+    if memory is not None:
+        memory.stop()
     if process.returncode != 0:
         tail = "\n".join((stderr or stdout).strip().splitlines()[-20:])
         raise BenchError(f"{what} failed (exit {process.returncode}):\n{tail}")
@@ -98,6 +110,12 @@ class BuildTiming:
     """Markdown pages, all languages."""
     language_seconds: dict[str, float] | None
     """Each language's MkDocs build, when the build reports it."""
+    peak_kb: int | None = None
+    """Peak resident memory, KB: the build process's plus each language process's own peak
+    (``ru_maxrss``). An upper bound: forked processes share pages, counted in each."""
+    pss_kb: int | None = None
+    """Peak of the process tree's proportional set size (shared pages divided among the
+    processes sharing them), sampled every SAMPLE_SECONDS (Linux; None elsewhere)."""
 
 
 def rulesite_build(project: Project, say: Say) -> BuildTiming:
@@ -105,9 +123,70 @@ def rulesite_build(project: Project, say: Say) -> BuildTiming:
     import json
 
     command = [sys.executable, "-m", "bench.build_once", str(project.root)]
-    seconds, output = _run(command, "rulesite build", say)
+    sampled = TreeMemory()
+    seconds, output = _run(command, "rulesite build", say, memory=sampled)
     report = json.loads(output.strip().splitlines()[-1])
-    return BuildTiming(seconds, report["pages"], report["language_seconds"])
+    memory = report.get("memory_kb")
+    peak = sum(memory.values()) if memory else None
+    return BuildTiming(seconds, report["pages"], report["language_seconds"], peak, sampled.peak_kb)
+
+
+SAMPLE_SECONDS = 0.2
+"""How often ``TreeMemory`` sums the process tree's memory."""
+
+
+class TreeMemory:
+    """The peak, over time, of the summed PSS of a process and all its descendants (Linux's
+    ``/proc/<pid>/smaps_rollup``): what the processes take together, each shared page counted
+    once. Sampled, so a peak shorter than SAMPLE_SECONDS may be missed."""
+
+    def __init__(self) -> None:
+        self.peak_kb: int | None = None
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, pid: int) -> None:
+        if not Path("/proc/self/smaps_rollup").is_file():
+            return
+        self._thread = threading.Thread(target=self._sample, args=(pid,), daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _sample(self, pid: int) -> None:
+        while not self._done.wait(SAMPLE_SECONDS):
+            total = sum(_pss_kb(each) for each in _tree(pid))
+            if total and (self.peak_kb is None or total > self.peak_kb):
+                self.peak_kb = total
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants, from each process's parent in ``/proc/<pid>/stat``."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(parents.get(current, []))
+    return found
+
+
+def _pss_kb(pid: int) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    return 0
 
 
 @dataclass(frozen=True)
@@ -115,6 +194,8 @@ class BareTiming:
     """Bare MkDocs builds of each language's Markdown, one after the other."""
 
     language_seconds: dict[str, float]
+    parallel: float | None = None
+    """Wall time of every language's bare build at once (``bare_mkdocs_parallel``)."""
 
     @property
     def total(self) -> float:
@@ -171,6 +252,30 @@ def bare_mkdocs(configs: dict[str, Path], say: Say) -> BareTiming:
         command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
         seconds[lang], _ = _run(command, f"bare MkDocs ({lang})", say, cwd=config.parent)
     return BareTiming(seconds)
+
+
+def bare_mkdocs_parallel(configs: dict[str, Path]) -> float:
+    """Wall time of ``mkdocs build`` of every configuration at once, each in a fresh process:
+    what rulesite, which builds its languages in parallel, is measured against."""
+    started = time.perf_counter()
+    running = []
+    for lang, config in configs.items():
+        command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
+        process = subprocess.Popen(
+            command,
+            cwd=config.parent,
+            env=environment(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        running.append((lang, process))
+    for lang, process in running:
+        _, stderr = process.communicate()
+        if process.returncode != 0:
+            tail = "\n".join((stderr or "").strip().splitlines()[-20:])
+            raise BenchError(f"bare MkDocs ({lang}, parallel) failed:\n{tail}")
+    return time.perf_counter() - started
 
 
 @dataclass(frozen=True)

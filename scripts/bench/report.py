@@ -10,7 +10,12 @@ from bench.languages import LANGUAGES
 from bench.measure import BareTiming, BuildTiming, Payload
 
 BUILD_OVER_BARE = 1.05
-"""rulesite build at most this many times bare MkDocs on the same pages."""
+"""rulesite build at most this many times bare MkDocs on the same pages, one after the other."""
+BUILD_OVER_PARALLEL_BARE = 1.15
+"""rulesite build at most this many times bare MkDocs building every language at once
+(issue 17, item 5)."""
+PEAK_MEMORY_MB = (1000, 1536.0)
+"""Peak memory of rulesite build at most 1.5 GB at 1,000 games (issue 17, item 6)."""
 MS_PER_PAGE_GROWTH = (100, 1000, 1.2)
 """ms/page at 1,000 games at most 1.2 times ms/page at 100 games."""
 EDIT_TO_PREVIEW = ((300, 1.0), (1000, 2.0))
@@ -58,7 +63,8 @@ def _kb(size: measure.Size | None) -> str:
 
 
 def print_table(results: list[Result]) -> None:
-    headers = ["games", "pages", "build s", "bare Σ s", "bare max s", "×Σ", "×max", "ms/page"]
+    headers = ["games", "pages", "build s", "bare Σ s", "bare max s", "bare ∥ s"]
+    headers += ["×Σ", "×max", "×∥", "ms/page", "peak MB", "PSS MB"]
     headers += [f"{lang} s" for lang in LANGUAGES]
     headers += [f"search {lang} KB raw/gz" for lang in LANGUAGES]
     headers.append("edit→preview s " + "/".join(measure.EDIT_KINDS))
@@ -66,9 +72,12 @@ def print_table(results: list[Result]) -> None:
     for result in results:
         build, bare = result.build, result.bare
         row = [str(result.games), str(build.pages), figure(build.seconds)]
-        row += [figure(bare.total), figure(bare.slowest)]
+        row += [figure(bare.total), figure(bare.slowest), figure(bare.parallel)]
         row += [f"{build.seconds / bare.total:.2f}", f"{build.seconds / bare.slowest:.2f}"]
+        row.append(figure(build.seconds / bare.parallel if bare.parallel else None))
         row.append(figure(result.ms_per_page, 1))
+        row.append(figure(build.peak_kb / 1024 if build.peak_kb else None, 0))
+        row.append(figure(build.pss_kb / 1024 if build.pss_kb else None, 0))
         row += [figure((build.language_seconds or {}).get(lang)) for lang in LANGUAGES]
         row += [_kb(result.payloads[lang].first) for lang in LANGUAGES]
         row.append(_edit_cell(result.edits))
@@ -78,7 +87,10 @@ def print_table(results: list[Result]) -> None:
         print("  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)))
     print(
         "bare Σ: both languages' bare MkDocs builds one after the other; bare max: the slower "
-        "alone. ×: rulesite build ÷ bare."
+        "alone; bare ∥: both at once. ×: rulesite build ÷ bare. peak MB: the build process's "
+        "and each language process's ru_maxrss summed (an upper bound: forked processes share "
+        "pages, counted in each); PSS MB: the peak of the build's processes' summed PSS, "
+        "sampled every 0.2 s (shared pages counted once)."
     )
     for result in results:
         later = [
@@ -122,9 +134,46 @@ def print_goals(results: list[Result]) -> None:
     # what a perfectly parallel build could approach on two cores.
     ratios = ", ".join(f"{r.games} games {r.build.seconds / r.bare.slowest:.2f}×" for r in results)
     print(f"  (for reference: rulesite build ÷ the slower language's bare MkDocs alone: {ratios})")
+    _parallel_goal(results)
+    _memory_goal(results, by_count)
     _ms_per_page_goal(results, by_count)
     _edit_goal(results, by_count)
     _search_goal(results, by_count)
+
+
+def _parallel_goal(results: list[Result]) -> None:
+    limit = BUILD_OVER_PARALLEL_BARE
+    goal = f"rulesite build ≤ {limit} × bare MkDocs, every language at once (∥)"
+    measured = [r for r in results if r.bare.parallel]
+    if not measured:
+        print(f"– {goal}: not measured")
+        return
+    ratios = ", ".join(
+        f"{r.games} games {r.build.seconds:.2f} / {r.bare.parallel:.2f} s = "
+        f"{r.build.seconds / r.bare.parallel:.2f}×"
+        for r in measured
+    )
+    met = all(r.build.seconds <= limit * (r.bare.parallel or 0) for r in measured)
+    print(f"{_mark(met)} {goal}: {ratios}")
+
+
+def _memory_goal(results: list[Result], by_count: dict[int, Result]) -> None:
+    count, limit = PEAK_MEMORY_MB
+    goal = f"peak memory of rulesite build ≤ {limit / 1024:g} GB at {count:,} games (upper bound)"
+    figures = ", ".join(
+        f"{r.games} games {r.build.peak_kb / 1024:.0f} MB" + _pss(r.build)
+        for r in results
+        if r.build.peak_kb
+    )
+    target = by_count.get(count)
+    if target is None or not target.build.peak_kb:
+        print(f"– {goal}: not measured at {count:,} games; {figures or 'n/a'}")
+        return
+    print(f"{_mark(target.build.peak_kb / 1024 <= limit)} {goal}: {figures}")
+
+
+def _pss(build: BuildTiming) -> str:
+    return f" (sampled PSS {build.pss_kb / 1024:.0f} MB)" if build.pss_kb else ""
 
 
 def _mark(met: bool | None) -> str:

@@ -180,10 +180,12 @@ def _validate(project: Project, args: argparse.Namespace) -> int:
 def _build(project: Project, args: argparse.Namespace) -> int:
     from rulesite.engine.projects import NO_SITE_URL, load_base_config
     from rulesite.publish.build import build
+    from rulesite.publish.progress import Progress
 
     site_dir = Path(args.site_dir).resolve() if args.site_dir else None
     languages = tuple(dict.fromkeys(args.language)) if args.language else None
-    report = build(project, site_dir=site_dir, languages=languages)
+    # The stages and counts on standard error: a build of hundreds of games takes minutes.
+    report = build(project, site_dir=site_dir, languages=languages, progress=Progress())
     each = ", ".join(f"{lang} {seconds:.1f} s" for lang, seconds in report.language_seconds.items())
     print(
         f"built {project.display(report.site_dir)}: {report.games} games, "

@@ -75,12 +75,59 @@ def term_warnings(game: Game, doc: Document) -> list[Problem]:
     variants = game_variants(game)
     if not variants:
         return []
+    screen = Screen(variants)
     return [
         doc.problem((*path, variant.lang), variant.message())
         for path, text in texts(game)
-        for variant in variants
-        if variant.lang in text.languages() and variant.found_in(text.get(variant.lang))
+        for variant in screen.suspects(text)
+        if variant.found_in(text.get(variant.lang))
     ]
+
+
+class Screen:
+    """One pass per text and language instead of one search per variant and text: a compiled
+    alternation of every variant of a language (case-folded) says whether a text can hold any;
+    only then is each variant looked for as :meth:`Variant.found_in` does.
+
+    A text that holds a variant holds its case-folded spelling once folded (folding goes
+    character by character), so the screen never hides a hit. The one exception: a variant
+    inside the term's own name or aliases, which ``found_in`` cuts out before looking (the cut
+    can join two pieces into the variant): such a variant is always looked for.
+    """
+
+    def __init__(self, variants: list[Variant]) -> None:
+        self.variants = variants
+        self.always = [_joins_after_cut(v) for v in variants]
+        words: dict[str, set[str]] = {}
+        for variant, always in zip(variants, self.always, strict=True):
+            if not always:
+                words.setdefault(variant.lang, set()).add(variant.word.casefold())
+        self.patterns = {
+            lang: re.compile("|".join(re.escape(w) for w in sorted(found, key=len, reverse=True)))
+            for lang, found in words.items()
+        }
+
+    def suspects(self, text: Text) -> Iterator[Variant]:
+        """The variants worth looking for in ``text``, in their order."""
+        languages = text.languages()
+        hits: dict[str, bool] = {}
+        for variant, always in zip(self.variants, self.always, strict=True):
+            lang = variant.lang
+            if lang not in languages:
+                continue
+            if not always:
+                if lang not in hits:
+                    hits[lang] = self.patterns[lang].search(text.get(lang).casefold()) is not None
+                if not hits[lang]:
+                    continue
+            yield variant
+
+
+def _joins_after_cut(variant: Variant) -> bool:
+    """Whether ``found_in`` cuts words out of a text before looking for ``variant``."""
+    if variant.lower_case_spelling():
+        return False
+    return any(variant.word in keep for keep in variant._own_words())
 
 
 def site_term_warnings(site: SiteData, doc: Document, games: list[Game]) -> list[Problem]:

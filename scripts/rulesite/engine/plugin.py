@@ -28,14 +28,15 @@ import json
 import logging
 from pathlib import Path
 
-import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
 from rulesite.engine import (
     build_date,
+    bytecode,
     offline,
+    progress,
     search_chunks,
     search_pieces,
     search_split,
@@ -45,6 +46,10 @@ from rulesite.engine.search_terms import add_search_terms, prepare_jieba
 from rulesite.engine.search_words import read_synonyms
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
+
+FREE_PAGES = True
+"""Drop each page's Markdown once converted and its HTML once written (memory; a test builds
+with it off and compares)."""
 
 
 class RulesitePluginConfig(base.Config):
@@ -63,9 +68,6 @@ class RulesitePluginConfig(base.Config):
     """Pages only: leave the search split, the sitemap's split and the offline files as the
     last build wrote them (a live preview's first phase, ``serve/preview.py``; the second
     phase builds again without it)."""
-    template_cache = c.Optional(c.Type(str))
-    """A folder where the theme's compiled templates are kept between builds (Jinja's
-    bytecode cache, checked against each template's source)."""
     search_synonyms = c.Optional(c.File(exists=True))
     """The language's glossary synonym groups and game titles (JSON,
     ``engine/search_words.py``), relative
@@ -104,6 +106,11 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._written = set()
         self._built = offline.BuiltPages()
 
+    def on_files(self, files, *, config):
+        # MkDocs converts every page before writing any: count both (engine/progress.py).
+        progress.pages_started(len(files.documentation_pages()), progress.CONVERTED)
+        return files
+
     def on_env(self, env, *, config, files):
         # Every page of the build exists now (a dirty build's unwritten ones too), and none is
         # rendered yet: date them all, and note where each goes and the theme's files.
@@ -115,9 +122,10 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._page_urls = [file.page.url for file in pages if file.page]
         self._games = {slug for url in self._page_urls if (slug := search_split.game_of(url))}
         self._built.theme_files = [file.src_uri for file in files.javascript_files()]
-        if self.config.template_cache:
-            Path(self.config.template_cache).mkdir(parents=True, exist_ok=True)
-            env.bytecode_cache = jinja2.FileSystemBytecodeCache(self.config.template_cache)
+        progress.pages_started(len(pages), progress.WRITTEN)
+        # Material's templates compiled once, not in every build (engine/bytecode.py).
+        if env is not None and env.bytecode_cache is None:
+            env.bytecode_cache = bytecode.cache("theme")
         return env
 
     def on_page_context(self, context, *, page, config, nav):
@@ -137,11 +145,25 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             build_date.dated_context(context, self._epoch)
         return context
 
+    @event_priority(-100)  # after every plugin that reads the page's Markdown
+    def on_page_content(self, html, *, page, config, files):
+        # A build holds every page's Markdown, HTML and contents until it writes the first: at
+        # 1,000 games that is most of its memory. Once converted, nothing reads the Markdown
+        # again ("", not None: MkDocs reads None as "not read yet"; titles come from the render).
+        if FREE_PAGES and not self._serving:
+            page.markdown = ""
+        progress.page_done()
+        return html
+
     @event_priority(-100)  # after any plugin that still changes the page
     def on_post_page(self, output, *, page, config):
         # What the page loads, from the page MkDocs hands over, for the offline lists.
         if self.config.offline:
             offline.note_page(self._built, page, output)
+        progress.page_done()
+        # Written: its HTML is not needed again (search took its text in on_page_context).
+        if FREE_PAGES and not self._serving:
+            page.content = None
         return output
 
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.

@@ -10,6 +10,7 @@ field or label fails the build, naming the template, instead of printing an empt
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,11 +158,24 @@ class Renderer:
     def pages(self) -> dict[str, str]:
         result: dict[str, str] = {}
         for lang in self.catalog.site.codes:
-            result.update(self.site_pages(lang))
-            result.update(self.topic_pages(lang))
-            for game in self.catalog.games:
-                result.update(self.game_pages(game, lang))
+            result.update((f"{lang}/{path}", text) for path, text in self.language_pages(lang))
         return result
+
+    def language_pages(
+        self, lang: str, games_done: Callable[[int, int], None] | None = None
+    ) -> Iterator[tuple[str, str]]:
+        """Every page of ``lang``, one at a time, keyed by path under the language's docs
+        (nothing holds them all: a build writes each as it comes). ``games_done`` hears how
+        many games' pages are done, of how many."""
+        prefix = f"{lang}/"
+        for pages in (self.site_pages(lang), self.topic_pages(lang)):
+            yield from ((path.removeprefix(prefix), text) for path, text in pages.items())
+        total = len(self.catalog.games)
+        for done, game in enumerate(self.catalog.games, 1):
+            for path, text in self.game_pages(game, lang).items():
+                yield path.removeprefix(prefix), text
+            if games_done is not None:
+                games_done(done, total)
 
     def site_pages(self, lang: str) -> dict[str, str]:
         """The pages about every game the registry lists (home, the indexes), in ``lang``."""

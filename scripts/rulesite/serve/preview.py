@@ -387,16 +387,13 @@ class Preview:
 
     def _pages_only_config(self, lang: str) -> Path:
         """The language's settings for the first phase: the plugin leaves search and the offline
-        files alone (``defer``), and keeps the theme's compiled templates between builds. Beside
-        the generated settings (the paths in them are relative), removed once built."""
+        files alone (``defer``); the theme's compiled templates are kept as in every build
+        (``engine/bytecode.py``). Beside the generated settings (their paths are relative),
+        removed once built."""
         config = settings(self._sources, lang)
         for entry in config.get("plugins", []):
             if isinstance(entry, dict) and "rulesite" in entry:
-                entry["rulesite"] = {
-                    **entry["rulesite"],
-                    "defer": True,
-                    "template_cache": str(self.folder / "templates"),
-                }
+                entry["rulesite"] = {**entry["rulesite"], "defer": True}
         path = self.content / lang / PAGES_ONLY_CONFIG
         path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), "utf-8")
         return path

@@ -1,0 +1,262 @@
+"""The processes a build forks: one per language, each rendering and building its language.
+
+``rulesite build`` forks right after loading (``language_jobs``): each language's process
+renders its own pages and writes them into its generated project as they come (the parent never
+holds the Markdown), waits until the parent has written the rest of the project (settings,
+theme, feeds, pictures: ``gate``), then runs MkDocs. Rendering is thus off the serial path and
+split between the languages. A preview's builds (``build_previews``) only run MkDocs.
+
+Every process sends its progress and, last, its outcome through a pipe: the parent shows the
+first and collects the second (``run``). A process that dies says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+from rulesite.catalog import Catalog
+from rulesite.engine import bytecode
+from rulesite.engine import progress as page_progress
+from rulesite.engine.projects import DOCS_DIR
+from rulesite.errors import BuildError
+from rulesite.project import Project
+from rulesite.publish.mkdocs_run import run_mkdocs
+from rulesite.render.renderer import Renderer, make_environment
+from rulesite.terminal import printable
+
+MESSAGE_SECONDS = 0.5
+"""A language's process reports its counts at most this often (and once at the end)."""
+
+Listener = Callable[[str, str, int, int], None]
+"""Hears (language, unit, done, total) from the language processes."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one language's process did."""
+
+    seconds: float
+    """Wall time of its MkDocs build (0 when it built nothing)."""
+    problems: list[str] | None
+    """Its problems, or None."""
+    pages: int = 0
+    """Markdown pages it rendered."""
+    peak_kb: int = 0
+    """Its peak resident memory (``ru_maxrss``), KB."""
+
+
+def peak_kb() -> int:
+    """This process's peak resident memory, KB (Linux and macOS give it in different units)."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak
+
+
+def context() -> Any:
+    """Fork where there is fork: workers then share the imported MkDocs, Material, jieba and
+    the loaded catalog with this process, and start at once."""
+    return multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+
+
+class Held:
+    """The loaded catalog, held in one place so the build process can let go of it once the
+    language processes (which have their own copy) no longer need it from this one."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog: Catalog | None = catalog
+
+    @property
+    def loaded(self) -> Catalog:
+        if self._catalog is None:
+            raise RuntimeError("the catalog was released")  # a bug in the build's order
+        return self._catalog
+
+    def release(self) -> None:
+        """Drop the catalog (the language processes keep theirs)."""
+        self._catalog = None
+        gc.collect()
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One language of a build: render its pages into ``docs``, then (``site_dir``) build."""
+
+    project: Project
+    held: Held
+    """The catalog (still held in the language's process, which forked before the release)."""
+    site_url: str
+    lang: str
+    root: Path
+    """The language's generated project, ``content/<lang>/``."""
+    site_dir: Path | None
+    """Where MkDocs builds the language; None: render only (``build --language`` of another)."""
+    strict: bool
+    gate: Any
+    """An event the parent sets once the rest of the project is written."""
+
+
+def run(
+    jobs: list[tuple[str, Callable[..., None], tuple[Any, ...]]],
+    listener: Listener | None = None,
+    meanwhile: Callable[[], None] | None = None,
+) -> dict[str, Outcome]:
+    """Run ``target(sender, *args)`` for each job in a forked process, all at once; their
+    outcomes by language. ``listener`` hears their counts as they come; ``meanwhile`` runs in
+    this process once they started (should it fail, they are stopped)."""
+    ctx = context()
+    # Objects that exist now are never collected in the children: the collector would touch
+    # (and so copy) every page of memory the catalog and the imported modules share.
+    gc.freeze()
+    running = []
+    try:
+        for lang, target, args in jobs:
+            receiver, sender = ctx.Pipe(duplex=False)
+            process = ctx.Process(target=target, args=(sender, *args), daemon=True)
+            process.start()
+            sender.close()
+            running.append((lang, process, receiver))
+    finally:
+        gc.unfreeze()
+    outcomes: dict[str, Outcome] = {}
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        waiting = {receiver: (lang, process) for lang, process, receiver in running}
+        while waiting:
+            for receiver in wait(list(waiting)):
+                lang, process = waiting[receiver]
+                try:
+                    message = receiver.recv()
+                except EOFError:
+                    process.join()
+                    stopped = f"MkDocs build of {lang!r} stopped (exit {process.exitcode})"
+                    outcomes[lang] = Outcome(0.0, [stopped])
+                    del waiting[receiver]
+                    continue
+                if isinstance(message, Outcome):
+                    outcomes[lang] = message
+                    del waiting[receiver]
+                elif listener is not None:
+                    listener(lang, *message)
+        for _, process, _ in running:
+            process.join()
+    finally:
+        for _, process, _ in running:
+            if process.is_alive():
+                process.kill()
+                process.join()
+    return {lang: outcomes[lang] for lang, _, _ in running}
+
+
+def problems_of(outcomes: dict[str, Outcome]) -> None:
+    """Raise BuildError with every language's problems, each line once."""
+    lines = [line for outcome in outcomes.values() if outcome.problems for line in outcome.problems]
+    if lines:
+        raise BuildError("\n".join(dict.fromkeys(lines)))
+
+
+class _Reporter:
+    """A language process's counts, sent to the parent at most every MESSAGE_SECONDS (and
+    the first and last of each count)."""
+
+    def __init__(self, sender: Connection) -> None:
+        self.sender, self.sent = sender, 0.0
+
+    def __call__(self, unit: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if 0 < done < total and now - self.sent < MESSAGE_SECONDS:
+            return
+        self.sent = now
+        with contextlib.suppress(OSError):
+            self.sender.send((unit, done, total))
+
+
+def render_and_build(sender: Connection, job: RenderJob) -> None:
+    """Child process: render ``job``'s language into its project, then build it with MkDocs."""
+    die_with_parent()
+    pages, seconds = 0, 0.0
+    try:
+        report = _Reporter(sender)
+        pages = _render(job, lambda done, total: report("games rendered", done, total))
+        job.gate.wait()
+        if job.site_dir is not None:
+            page_progress.listen(report)
+            started = time.perf_counter()
+            run_mkdocs(job.root / "mkdocs.yml", job.site_dir, strict=job.strict)
+            seconds = time.perf_counter() - started
+        outcome = None
+    except BuildError as error:
+        outcome = error.lines()
+    except OSError as error:  # a full disk, not the data
+        outcome = [f"cannot write content/{job.lang}: {printable(str(error))}"]
+    except KeyboardInterrupt:
+        outcome = ["interrupted"]
+    except Exception as error:  # a bug: still one line, the parent decides how to report it
+        outcome = [f"build of {job.lang!r} failed: {type(error).__name__}: {error}"]
+    sender.send(Outcome(seconds, outcome, pages, peak_kb()))
+    sender.close()
+
+
+def _render(job: RenderJob, report: Callable[[int, int], None]) -> int:
+    """Render the language's pages and write each as it comes; how many."""
+    docs = job.root / DOCS_DIR
+    env = make_environment(job.project)
+    env.bytecode_cache = bytecode.cache("pages")  # compiled once, not in every build
+    renderer = Renderer(job.project, job.held.loaded, env, site_url=job.site_url)
+    count = 0
+    for relative, text in renderer.language_pages(job.lang, report):
+        path = docs / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        count += 1
+    return count
+
+
+def mkdocs_only(
+    sender: Connection,
+    config_file: str,
+    site_dir: str,
+    strict: bool,
+    dirty: bool = False,
+    command: str = "build",
+) -> None:
+    """Child process: build one language with MkDocs (a preview's build)."""
+    die_with_parent()
+    started = time.perf_counter()
+    try:
+        run_mkdocs(Path(config_file), Path(site_dir), strict=strict, dirty=dirty, command=command)
+        outcome = None
+    except BuildError as error:
+        outcome = error.lines()
+    except KeyboardInterrupt:
+        outcome = ["interrupted"]
+    except Exception as error:  # a bug: still one line, the parent decides how to report it
+        outcome = [f"MkDocs build failed: {type(error).__name__}: {error}"]
+    sender.send(Outcome(time.perf_counter() - started, outcome, 0, peak_kb()))
+    sender.close()
+
+
+def die_with_parent() -> None:
+    # A killed build must not leave a worker writing into folders the next build cleans up.
+    # Linux can end a child with its parent; elsewhere the worker finishes its own build.
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before the line above took effect
+        os._exit(1)

@@ -146,9 +146,10 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         parallel = measure.bare_mkdocs_parallel(configs)
         bares.append(dataclasses.replace(one_by_one, parallel=parallel))
         say(f"  {figure(parallel)} s")
+    queries: list[search.Figure] = []
     if args.search:
         say(f"first search of {count} games in a phone-sized Chromium, CPU slowed 4x…")
-        search.report(project.site_dir, say, pagefind=args.pagefind)
+        queries = search.report(project.site_dir, say, pagefind=args.pagefind)
     edits = None
     if not args.no_serve:
         slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
@@ -161,6 +162,7 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         _best_bare(bares),
         measure.search_payloads(project.site_dir),
         edits,
+        tuple(queries),
     )
 
 

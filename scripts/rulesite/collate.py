@@ -16,26 +16,33 @@ from pypinyin import Style, lazy_pinyin
 Item = TypeVar("Item")
 
 
-_OTHER = "\x00"
-"""Marks a run of letters, digits or signs: it sorts before a Chinese character at the same place,
-as the browsers' Chinese collation (the games index's script) puts Latin before Han."""
+_SIGN = "\x00"
+"""Marks a run of digits or signs: first, as in the browsers' Chinese collation."""
 _HAN = "\x01"
-"""Marks one Chinese character's syllable."""
+"""Marks one Chinese character's syllable: after digits, before Latin letters, as the browsers'
+Chinese collation (the games index's script, ``Intl.Collator``) orders them."""
+_LATIN = "\x02"
+"""Marks a run that starts with a letter of another script (a Latin title such as Nations)."""
+
+
+def _run(run: str) -> list[str]:
+    """A run of characters that are not Chinese, marked by what it starts with."""
+    words = run.strip().lower()
+    if not words:
+        return []
+    return [(_LATIN if words[0].isalpha() else _SIGN) + words]
 
 
 @lru_cache(maxsize=65536)
 def reading_key(text: str, lang: str) -> tuple[object, ...]:
     """The sort key of ``text`` in ``lang``: for Chinese its syllables in pinyin with tone numbers
-    (read as whole words, so a character with two readings gets the one it has here), other runs
-    case-insensitively before them, then the text itself to part homophones."""
+    (read as whole words, so a character with two readings gets the one it has here), digits
+    before them and Latin words after, then the text itself to part homophones; other languages
+    case-insensitively."""
     if lang == "zh":
-        items = lazy_pinyin(
-            text,
-            style=Style.TONE3,
-            neutral_tone_with_five=True,
-            errors=lambda run: _OTHER + run.lower(),
-        )
-        return (tuple(i if i.startswith(_OTHER) else _HAN + i for i in items), text)
+        items = lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True, errors=_run)
+        marked = (i if i[:1] in (_SIGN, _LATIN) else _HAN + i for i in items)
+        return (tuple(marked), text)
     return (text.lower(),)
 
 

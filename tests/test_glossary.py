@@ -167,3 +167,19 @@ def test_overview_pages_have_a_jump_list_of_their_sections(site_dir: Path, lang:
         assert links == [f"#{a}" for a in expected + (["changes"] if game.changes else [])]
         for anchor in links:
             assert f'id="{anchor[1:]}"' in html, (game.slug, anchor)
+
+
+def test_the_glossary_index_counts_one_game_as_one_game(tmp_path: Path) -> None:
+    """Many terms from one game: the intro says "from 1 game", not "from 1 games" (its two
+    counts are two labels, each with its own singular)."""
+    from rulesite.catalog import load_catalog
+    from rulesite.project import Project
+    from rulesite.render.renderer import render_pages
+    from tests.helpers import REPO, make_project
+
+    many = next(g for g in CATALOG.games if len(g.glossary) > 1)
+    source = REPO / "data" / "games" / f"{many.slug}.yaml"
+    project = Project(make_project(tmp_path / "p", games={source.name: source.read_text("utf-8")}))
+    pages = render_pages(project, load_catalog(project))
+    english = next(text for path, text in pages.items() if path.endswith("en/glossary/index.md"))
+    assert f"{len(many.glossary)} terms from 1 game," in english

@@ -310,8 +310,9 @@ LABEL_PLACEHOLDERS: dict[str, frozenset[str]] = {
     "glossary_game_title": frozenset({"title"}),
     "glossary_game_intro": frozenset({"count"}),
     "glossary_game_intro_singular": frozenset({"count"}),
-    "glossary_index_intro": frozenset({"count", "games"}),
-    "glossary_index_intro_singular": frozenset({"count", "games"}),
+    # count: the games (it picks the singular, "from 1 game"); terms: glossary_game_count's text.
+    "glossary_index_intro": frozenset({"count", "terms"}),
+    "glossary_index_intro_singular": frozenset({"count", "terms"}),
     "glossary_game_count": frozenset({"count"}),
     "glossary_game_count_singular": frozenset({"count"}),
     "jump_terms": frozenset({"count"}),

@@ -11,8 +11,6 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from pypinyin import Style, lazy_pinyin
-
 Item = TypeVar("Item")
 
 
@@ -40,6 +38,10 @@ def reading_key(text: str, lang: str) -> tuple[object, ...]:
     before them and Latin words after, then the text itself to part homophones; other languages
     case-insensitively."""
     if lang == "zh":
+        # Imported here: pypinyin's dictionaries take 0.16 s to load, which every build process
+        # and the preview would pay even when nothing Chinese is sorted.
+        from pypinyin import Style, lazy_pinyin
+
         items = lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True, errors=_run)
         marked = (i if i[:1] in (_SIGN, _LATIN) else _HAN + i for i in items)
         return (tuple(marked), text)

@@ -46,7 +46,14 @@ def run_worker(
     offline, with those games' shards in the cache; None: online."""
     mode = "online" if saved is None else "offline"
     result = subprocess.run(
-        ["node", str(HARNESS), str(WORKER), str(site_dir / LANGS[lang]), mode, ",".join(saved or ())],
+        [
+            "node",
+            str(HARNESS),
+            str(WORKER),
+            str(site_dir / LANGS[lang]),
+            mode,
+            ",".join(saved or ()),
+        ],
         input=json.dumps(queries),
         capture_output=True,
         text=True,

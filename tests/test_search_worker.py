@@ -9,10 +9,13 @@ words the index (or the saved games) know, question words left out.
   finds that ruling, or the rules the term points to, offline.
 - A hit's "Missing" line (the terms a hit lacks, which Material lists under it) names only the
   query's words: never a single character a Han run fell into, never a question word.
+- What a hit shows is HTML that Material appends with innerHTML: the index's texts come out
+  escaped, online and offline, with only the worker's own marks as markup.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -21,8 +24,9 @@ from typing import Any
 
 import pytest
 
+from rulesite.engine import search_chunks
 from rulesite.engine.search_chunks import STOP_WORDS
-from rulesite.engine.search_split import game_of
+from rulesite.engine.search_split import dump, game_of
 from rulesite.pages import registry
 from tests.helpers import REPO
 from tests.site_checks import LANGS
@@ -39,28 +43,25 @@ word of its own that a Han run must be split from)."""
 Link = tuple[str, dict[str, bool]]
 
 
+def worker_answers(
+    folder: Path, queries: list[str], saved: tuple[str, ...] | None
+) -> dict[str, list[list[Any]]]:
+    """Per query, the result links as Material lists them: ``[location, terms, title HTML, text
+    HTML]``. ``folder``: a language's site; ``saved``: offline, with those games' shards in the
+    cache; None: online."""
+    mode = "online" if saved is None else "offline"
+    command = ["node", str(HARNESS), str(WORKER), str(folder), mode, ",".join(saved or ())]
+    result = subprocess.run(
+        command, input=json.dumps(queries), capture_output=True, text=True, timeout=120, check=True
+    )
+    return json.loads(result.stdout)
+
+
 def run_worker(
     site_dir: Path, lang: str, queries: list[str], *, saved: tuple[str, ...] | None = None
 ) -> dict[str, list[Link]]:
-    """Per query, the result links as Material lists them, each with its terms. ``saved``:
-    offline, with those games' shards in the cache; None: online."""
-    mode = "online" if saved is None else "offline"
-    result = subprocess.run(
-        [
-            "node",
-            str(HARNESS),
-            str(WORKER),
-            str(site_dir / LANGS[lang]),
-            mode,
-            ",".join(saved or ()),
-        ],
-        input=json.dumps(queries),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    found: dict[str, list[Any]] = json.loads(result.stdout)
+    """Per query, the result links with their terms (``worker_answers``)."""
+    found = worker_answers(site_dir / LANGS[lang], queries, saved)
     return {query: [(link[0], link[1]) for link in links] for query, links in found.items()}
 
 
@@ -159,3 +160,42 @@ def test_the_missing_line_names_only_the_words_searched(
     words = query_words(lang, name)
     for where, terms in found[question]:
         assert words <= set(terms), (where, terms)
+
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+"""Markup in an index text, which Material's index holds escaped (its texts are HTML)."""
+
+
+@pytest.mark.parametrize("saved", [False, True], ids=["online", "offline"])
+def test_what_a_hit_shows_is_escaped(tmp_path: Path, saved: bool) -> None:
+    written = html.escape(HOSTILE)
+    config = {
+        "lang": ["en"],
+        "separator": "[\\s\\-]+",
+        "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}},
+    }
+    docs = [
+        {"location": "games/x/", "title": "X", "text": ""},
+        {"location": "games/x/faq/", "title": f"FAQ {written}", "text": ""},
+        {"location": "games/x/faq/#a", "title": f"Onerror {written}", "text": f"<p>{written}</p>"},
+        {
+            "location": "games/x/faq/#b",
+            "title": "B &amp;lt;b&amp;gt;",
+            "text": "onerror &#60;i&#62;",
+        },
+    ]
+    search = tmp_path / "search"
+    search_chunks.write(search, search_chunks.build(config, docs, docs, "en"), "search_index.json")
+    (search / "shards").mkdir()
+    (search / "shards" / "x.json").write_bytes(dump({"docs": docs}))
+    found = worker_answers(tmp_path, ["onerror", HOSTILE], ("x",) if saved else None)
+    shown = [(title, text) for links in found.values() for _, _, title, text in links]
+    assert len(found["onerror"]) == 3, found
+    own_marks = re.compile(r"</?mark( data-md-highlight)?>|</?p>")
+    for title, text in shown:
+        assert "<" not in own_marks.sub("", title + text), (title, text)
+    everything = own_marks.sub("", " ".join(title + text for title, text in shown))
+    assert html.escape(HOSTILE) in everything  # shown as text, as written
+    # A reference to a reference stays one: what the text said (&lt;b&gt;), not a tag.
+    assert "B &amp;lt;b&amp;gt;" in everything
+    assert "&lt;i&gt;" in everything

@@ -6,7 +6,7 @@
 //   node search-worker.js WORKER LANG_DIR online|offline SLUG,SLUG... < queries.json
 //
 // Prints, per query, the result links in the order Material lists them (each page, then its
-// sections) with each link's terms: [[location, {word: found}], ...].
+// sections) with what each shows: [[location, {word: found}, title HTML, text HTML], ...].
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -63,7 +63,7 @@ function links(result) {
     const parent = group.findIndex((doc) => doc.location.indexOf("#") === -1);
     const docs = group.slice();
     const [article] = docs.splice(parent, 1);
-    for (const doc of [article, ...docs]) list.push([doc.location, doc.terms, doc.title]);
+    for (const doc of [article, ...docs]) list.push([doc.location, doc.terms, doc.title, doc.text]);
   }
   return list;
 }

@@ -374,9 +374,14 @@ function tokens(text) {
   return words;
 }
 
+// An index text's character references as characters (what a hit shows is escaped again).
 function unescaped(text) {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  var named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, function (all, name) {
+    if (name.charAt(0) !== "#") return named[name.toLowerCase()] || all;
+    var code = name.charAt(1).toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
 }
 
 function clean(text) {

@@ -166,14 +166,28 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 """Markup in an index text, which Material's index holds escaped (its texts are HTML)."""
 
 
+CONFIG = {
+    "lang": ["en"],
+    "separator": "[\\s\\-]+",
+    "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}},
+}
+"""Material's index settings for a small English site (``mini_site``)."""
+
+
+def mini_site(folder: Path, docs: list[dict[str, str]]) -> Path:
+    """A language site's search files for ``docs`` (one game, ``x``): the chunks, and the
+    game's shard (what a saved game keeps for offline search)."""
+    search = folder / "search"
+    chunked = search_chunks.build(CONFIG, docs, docs, "en")
+    search_chunks.write(search, chunked, "search_index.json")
+    (search / "shards").mkdir()
+    (search / "shards" / "x.json").write_bytes(dump({"docs": docs}))
+    return folder
+
+
 @pytest.mark.parametrize("saved", [False, True], ids=["online", "offline"])
 def test_what_a_hit_shows_is_escaped(tmp_path: Path, saved: bool) -> None:
     written = html.escape(HOSTILE)
-    config = {
-        "lang": ["en"],
-        "separator": "[\\s\\-]+",
-        "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}},
-    }
     docs = [
         {"location": "games/x/", "title": "X", "text": ""},
         {"location": "games/x/faq/", "title": f"FAQ {written}", "text": ""},
@@ -184,11 +198,8 @@ def test_what_a_hit_shows_is_escaped(tmp_path: Path, saved: bool) -> None:
             "text": "onerror &#60;i&#62;",
         },
     ]
-    search = tmp_path / "search"
-    search_chunks.write(search, search_chunks.build(config, docs, docs, "en"), "search_index.json")
-    (search / "shards").mkdir()
-    (search / "shards" / "x.json").write_bytes(dump({"docs": docs}))
-    found = worker_answers(tmp_path, ["onerror", HOSTILE], ("x",) if saved else None)
+    site = mini_site(tmp_path, docs)
+    found = worker_answers(site, ["onerror", HOSTILE], ("x",) if saved else None)
     shown = [(title, text) for links in found.values() for _, _, title, text in links]
     assert len(found["onerror"]) == 3, found
     own_marks = re.compile(r"</?mark( data-md-highlight)?>|</?p>")
@@ -199,3 +210,20 @@ def test_what_a_hit_shows_is_escaped(tmp_path: Path, saved: bool) -> None:
     # A reference to a reference stays one: what the text said (&lt;b&gt;), not a tag.
     assert "B &amp;lt;b&amp;gt;" in everything
     assert "&lt;i&gt;" in everything
+
+
+@pytest.mark.parametrize("saved", [False, True], ids=["online", "offline"])
+def test_a_snippet_begins_with_a_whole_word(tmp_path: Path, saved: bool) -> None:
+    # The match far into the text: the snippet is cut before it, at the start of a word.
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"]
+    text = " ".join(words * 3) + " xyz krystallium " + " ".join(words)
+    cut = text.index("krystallium") - 50  # where the worker cuts: a third of its 150 before
+    assert text[cut - 1].isalpha() and text[cut].isalpha()  # in the middle of a word
+    docs = [
+        {"location": "games/x/", "title": "X", "text": ""},
+        {"location": "games/x/#a", "title": "A", "text": f"<p>{text}</p>"},
+    ]
+    found = worker_answers(mini_site(tmp_path, docs), ["krystallium"], ("x",) if saved else None)
+    snippet = next(shown for where, _, _, shown in found["krystallium"] if where.endswith("#a"))
+    first = re.sub(r"<[^>]+>", "", snippet).removeprefix("…").split()[0]
+    assert snippet.startswith("<p>…") and first in words, snippet

@@ -19,6 +19,7 @@ var DESCENDANTS = 6; // chunks fetched for a word typed shorter than the chunks'
 var MAX_WORD = 8; // the longest Chinese word looked for when splitting a query
 var SNIPPET = 150; // characters of text around the first match
 var MATCHED = 20; // index words per query word that the results highlight
+var WORD_STEP = 20; // characters a snippet's start may move on to begin with a whole word
 var K1 = 1.2, B = 0.75; // BM25's constants, as the chunks are weighed (search_chunks.py)
 var HAN = /[\u3400-\u9fff\uf900-\ufaff]/;
 var HAN_RUNS = /[\u3400-\u9fff\uf900-\ufaff]+|[^\u3400-\u9fff\uf900-\ufaff]+/g;
@@ -576,11 +577,19 @@ function snippet(text, regex) {
   if (regex) {
     regex.lastIndex = 0;
     var hit = text.search(regex);
-    if (hit > SNIPPET / 3) start = hit - Math.floor(SNIPPET / 3);
+    if (hit > SNIPPET / 3) start = wordStart(text, hit - Math.floor(SNIPPET / 3), hit);
   }
   var end = Math.min(text.length, start + SNIPPET);
   var cut = (start > 0 ? "…" : "") + text.slice(start, end) + (end < text.length ? "…" : "");
   return "<p>" + marked(cut, regex) + "</p>";
+}
+
+// Where a snippet cut at `at` begins: in a word of letters (not Han, where every character
+// stands alone), at the next word when one begins soon enough before the match at `hit`.
+function wordStart(text, at, hit) {
+  if (HAN.test(text.charAt(at - 1)) || !/[\p{L}\p{N}]/u.test(text.charAt(at - 1))) return at;
+  var space = text.slice(at, Math.min(hit, at + WORD_STEP)).search(/\s/);
+  return space === -1 ? at : at + space + 1;
 }
 
 // One result as Material's worker gives it: `row` is [location, title, text, game], plain text.

@@ -2,7 +2,8 @@
 network gone, a natural question about one of its terms (made from the data, in each language)
 finds the ruling that names the term, as it would online: the worker splits the Chinese run into
 the words the saved games know and leaves the question words out (assets/search-worker.js).
-Under the hits, the "Missing" line names no single character of a split run.
+Under the hits, the "Missing" line names no single character of a split run; the results pass
+axe-core.
 
 "No network" is Playwright's offline mode and a server that stops answering (as in
 test_offline_browser.py, whose server this borrows).
@@ -51,7 +52,9 @@ def save_game(context, base: str, slug: str) -> None:
     page.close()
 
 
-def test_a_natural_question_finds_its_ruling_offline(context, server: Server) -> None:
+def test_a_natural_question_finds_its_ruling_offline(context, server: Server, axe_script) -> None:
+    from tests.test_accessibility import serious_violations
+
     asked = {lang: asked_about(lang) for lang in sorted(LANGS)}
     for slug in sorted({slug for slug, _, _ in asked.values()}):
         save_game(context, server.url, slug)
@@ -72,4 +75,5 @@ def test_a_natural_question_finds_its_ruling_offline(context, server: Server) ->
             ".md-search-result__terms del", "words => words.map(w => w.textContent)"
         )
         assert not [word for word in missing if len(word) == 1 and HAN.match(word)], missing
+        assert serious_violations(page, axe_script) == []  # the offline results, as online
     assert problems == []

@@ -325,13 +325,19 @@ function keep(best, key, score) {
 function offlineSource(error) {
   if (!self.caches) return Promise.reject(error);
   if (!offline) offline = loadShards().then(indexShards);
-  return offline.then(function (source) {
-    if (source.docs === 0) {
-      offline = null; // a game saved later is found next time
+  return offline.then(
+    function (source) {
+      if (source.docs === 0) {
+        offline = null; // a game saved later is found next time
+        throw error;
+      }
+      return source;
+    },
+    function () {
+      offline = null; // the cache could not be read: try again next time
       throw error;
     }
-    return source;
-  });
+  );
 }
 
 function loadShards() {

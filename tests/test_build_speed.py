@@ -1,6 +1,8 @@
-"""What the build does faster gives what it gave before.
+"""What the build and the preview do faster gives what they gave before.
 
-The offline lists read a page's ``<link>`` and ``<script>`` tags without parsing the whole page
+The preview's first build renders each language in a process of its own
+(``render/parallel.py``), as ``rulesite build`` does. The offline lists read a page's
+``<link>`` and ``<script>`` tags without parsing the whole page
 (``engine/offline.py: page_resources``); the search split tokenizes each text once and finds a
 document's synonym groups by the words that start them (``engine/search_split.py``). Each is
 held here to the plain reading it replaced: an HTML parser over the whole page, a loop over
@@ -16,7 +18,13 @@ from typing import Any
 
 import pytest
 
+from rulesite.catalog import load_catalog
 from rulesite.engine import offline, search_chunks, search_split
+from rulesite.errors import BuildError
+from rulesite.project import Project
+from rulesite.render import parallel
+from rulesite.render.cache import ContentCache, render_cached
+from tests.helpers import make_project
 from tests.site_checks import all_pages
 from tests.test_search import SMALL, WORDS
 
@@ -147,3 +155,38 @@ def test_uncovered_words_are_those_no_present_word_begins() -> None:
     ]
     assert search_split.uncovered([], present) == []
     assert search_split.uncovered(["war"], present) == []
+
+
+# --- the preview's first rendering: each language in a process of its own ------------------
+
+
+def test_pages_rendered_per_language_in_parallel_are_those_rendered_in_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parallel, "MIN_GAMES", 1)
+    project = Project(make_project(tmp_path / "p", real_games=True))
+    catalog = load_catalog(project)
+    in_turn = render_cached(project, catalog, ContentCache())
+    cache = ContentCache()
+    assert parallel.render_missing_in_parallel(project, catalog, cache) == len(catalog.games)
+    made = cache.misses
+    assert render_cached(project, catalog, cache) == in_turn
+    assert list(render_cached(project, catalog, cache)) == list(in_turn)  # in the same order
+    assert cache.misses == made  # nothing rendered again: every page was in the cache
+    # Nothing missing: nothing to do.
+    assert parallel.render_missing_in_parallel(project, catalog, cache) == 0
+
+
+def test_a_failing_render_in_parallel_leaves_the_cache_to_the_ordinary_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parallel, "MIN_GAMES", 1)
+    project = Project(make_project(tmp_path / "p", real_games=True))
+    catalog = load_catalog(project)
+    template = project.templates_dir / "pages" / "faq.md.j2"
+    template.write_text(template.read_text("utf-8") + "{{ no_such_value }}\n", "utf-8")
+    cache = ContentCache()
+    assert parallel.render_missing_in_parallel(project, catalog, cache) == 0
+    assert not any(kind == "pages" for kind, _ in cache._entries)
+    with pytest.raises(BuildError, match=r"faq\.md\.j2"):
+        render_cached(project, catalog, cache)

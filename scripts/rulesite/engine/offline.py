@@ -13,7 +13,8 @@ at the language's root (``/`` for the default language, ``<lang>/`` for the othe
   page) with what they load, and each game's title and overview address (what the offline page
   and the saved-games lists show). A page's needs are what it links and loads
   (stylesheets, scripts, icons, the manifest, the search index: its ``<link>`` and ``<script>``
-  elements in the page MkDocs hands the plugin's ``on_post_page``, read with an HTML parser),
+  elements in the page MkDocs hands the plugin's ``on_post_page``, found as an HTML parser
+  finds them, ``page_resources``),
   Material's search worker (among the build's scripts) and the lunr languages that loads. One
   file, not one per game: a live preview, which copies only what a build wrote, then never keeps
   a deleted game's list;
@@ -277,10 +278,23 @@ _LOADING = {"link", "script"}
 _URLS = {"src", "href", "data-search-worker", "data-index", "data-shard"}
 """Their attributes that name a file the page loads (``data-*``: search-setup.js's worker, the
 search manifest, and the game's search shard the worker searches offline)."""
+_SCAN = re.compile(r"<!--|<(link|script|style)(?=[\t\n\r\f />])", re.IGNORECASE)
+"""Where a page may load something: a ``<link>`` or ``<script>`` start tag; and what an HTML
+parser skips whole: comments, and the text of ``<script>`` and ``<style>`` elements."""
+_START_TAG = re.compile(r"""<[a-zA-Z](?:"[^"]*"|'[^']*'|[^'">])*>""")
+"""A start tag, to its ``>`` (quoted attribute values may hold one)."""
+_COMMENT_END = re.compile(r"--\s*>")
+_ELEMENT_END = {
+    name: re.compile(rf"</\s*{name}\s*>", re.IGNORECASE) for name in ("script", "style")
+}
+_TAG_CACHE_SIZE = 20_000
+"""Distinct tags whose addresses are kept (the theme writes the same few tags on every page
+of a folder depth; a page's own scripts add a few)."""
 
 
 class _Loads(HTMLParser):
-    """Collects the file addresses of a page's ``<link>`` and ``<script>`` elements."""
+    """The file addresses of one ``<link>`` or ``<script>`` start tag, as an HTML parser reads
+    its attributes (quoting, entities, case)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -290,13 +304,53 @@ class _Loads(HTMLParser):
         if tag in _LOADING:
             self.urls.extend(value for name, value in attrs if name in _URLS and value)
 
+    def of(self, tag: str) -> tuple[str, ...]:
+        self.reset()
+        self.urls = []
+        self.feed(tag)
+        return tuple(self.urls)
+
+
+_parser = _Loads()
+_tag_urls: dict[str, tuple[str, ...]] = {}
+
 
 def page_resources(html: str, folder: str) -> set[str]:
-    """What a page at ``folder/`` loads (its links and scripts), relative to the site root."""
-    parser = _Loads()
-    parser.feed(html)
-    parser.close()
-    return {path for url in parser.urls if (path := _site_path(url, folder))}
+    """What a page at ``folder/`` loads (its links and scripts), relative to the site root.
+
+    The page's ``<link>`` and ``<script>`` start tags, found as an HTML parser finds them (not
+    in comments, nor in a script's or a style's text), their attributes read by one; the rest
+    of the page is not parsed: a build does this for every page it writes."""
+    found: set[str] = set()
+    at = 0
+    while (match := _SCAN.search(html, at)) is not None:
+        if match.group(1) is None:  # a comment: to its end
+            end = _COMMENT_END.search(html, match.end())
+            at = end.end() if end else len(html)
+            continue
+        tag = _START_TAG.match(html, match.start())
+        if tag is None:
+            at = match.end()
+            continue
+        text, at = tag.group(), tag.end()
+        name = match.group(1).lower()
+        if name != "style":
+            for url in _urls_of(text):
+                if path := _site_path(url, folder):
+                    found.add(path)
+        if name != "link" and not text.endswith("/>"):  # the element's text is not markup
+            close = _ELEMENT_END[name].search(html, at)
+            at = close.end() if close else len(html)
+    return found
+
+
+def _urls_of(tag: str) -> tuple[str, ...]:
+    urls = _tag_urls.get(tag)
+    if urls is None:
+        if len(_tag_urls) >= _TAG_CACHE_SIZE:
+            _tag_urls.clear()
+        urls = _tag_urls[tag] = _parser.of(tag)
+    return urls
 
 
 def _site_path(url: str, folder: str) -> str | None:

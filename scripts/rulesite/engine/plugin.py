@@ -192,11 +192,12 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             index = search_pieces.whole_index(index, site_dir, self._page_urls, self._written)
         synonyms = self.config.search_synonyms
         words = read_synonyms(synonyms) if synonyms else None
-        split = search_split.split_index(index, words, self._games)
+        prepared = search_split.prepare(index, words)  # both halves tokenize each text once
+        split = search_split.split_index(prepared, words, self._games)
         search_split.write_split(search_dir, split)
         # The index the theme's worker reads a chunk at a time replaces the site-level one; the
         # shards stay, for the games saved for offline reading (engine/search_chunks.py).
         lang = str(self._language or "en")
-        chunked = search_chunks.from_material(index, lang.split("_")[0].split("-")[0], words)
+        chunked = search_chunks.from_material(prepared, lang.split("_")[0].split("-")[0], words)
         search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
         log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))

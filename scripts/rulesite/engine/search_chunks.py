@@ -31,6 +31,7 @@ import json
 import math
 import re
 import shutil
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,13 +40,13 @@ from typing import Any
 from rulesite.engine.search_split import (
     _MARKUP,
     SECTIONS,
-    WORDS_FIELD,
-    SynonymFinder,
+    Prepared,
     Tokenizer,
     _is_kind,
     _titles_only,
     dump,
     game_of,
+    prepare,
     shortened,
 )
 from rulesite.engine.search_words import SearchWords
@@ -112,27 +113,32 @@ def plain(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def from_material(index: dict[str, Any], lang: str, words: SearchWords | None = None) -> Chunked:
-    """Chunk Material's whole ``index`` of the language ``lang``, every document given its search
-    words (``search_split.SynonymFinder``); pages of the registry's search role TITLES (the
-    glossary, which repeats every game's terms) are indexed by their titles only, and show their
-    text."""
-    config = {**index["config"], "fields": {**index["config"]["fields"], **WORDS_FIELD}}
-    del config["fields"][
-        SECTIONS
-    ]  # a hit's page is shown with it: no page needs its sections' words
-    finder = SynonymFinder(words or SearchWords({}), Tokenizer(config["separator"]))
-    docs = [finder.with_words(doc) for doc in index["docs"]]
+def from_material(
+    index: dict[str, Any] | Prepared, lang: str, words: SearchWords | None = None
+) -> Chunked:
+    """Chunk Material's whole ``index`` (or the ``prepare``d one) of the language ``lang``,
+    every document given its search words (``search_split.SynonymFinder``); pages of the
+    registry's search role TITLES (the glossary, which repeats every game's terms) are indexed
+    by their titles only, and show their text."""
+    prepared = index if isinstance(index, Prepared) else prepare(index, words)
+    # A hit's page is shown with it: no page needs its sections' words.
+    fields = {name: spec for name, spec in prepared.config["fields"].items() if name != SECTIONS}
+    config = {**prepared.config, "fields": fields}
+    docs = prepared.docs
     indexed = [shortened(doc) if _titles_only(doc["location"]) else doc for doc in docs]
-    return build(config, indexed, docs, lang)
+    return build(config, indexed, docs, lang, prepared.tokens)
 
 
 def build(
-    config: dict[str, Any], indexed: list[dict[str, Any]], shown: list[dict[str, Any]], lang: str
+    config: dict[str, Any],
+    indexed: list[dict[str, Any]],
+    shown: list[dict[str, Any]],
+    lang: str,
+    tokens: Tokenizer | None = None,
 ) -> Chunked:
     """Chunk the documents ``indexed`` (Material's shape) with Material's ``config``; ``shown``
     are the same documents as hits show them (the same locations, in the same order)."""
-    tokens = Tokenizer(config["separator"])
+    tokens = tokens or Tokenizer(config["separator"])
     stop = set(STOP_WORDS.get(lang, ()))
     boosts = {name: float(spec.get("boost", 1.0)) for name, spec in config["fields"].items()}
     pages, places = _pages(shown)
@@ -212,10 +218,9 @@ def _field_counts(
             if not value:
                 continue
             words = tokens.words(" ".join(value) if isinstance(value, list) else value)
-            counted: dict[str, int] = {}
-            for word in words:
-                if word not in stop:
-                    counted[word] = counted.get(word, 0) + 1
+            counted = Counter(words)  # in the order of each word's first occurrence
+            for word in stop.intersection(counted):
+                del counted[word]
             if counted:
                 fields[name] = counted
         result.append(fields)
@@ -236,17 +241,25 @@ def _postings(
             lengths[name].append(sum(counted.values()))
     average = {name: (sum(v) / len(v) if v else 1.0) for name, v in lengths.items()}
     found: dict[str, list[tuple[int, int, int]]] = {}
+    weights: dict[float, int] = {}  # many postings share a score: each weighed once
     for number, fields in enumerate(counts):
         scores: dict[str, float] = {}
         for name, counted in fields.items():
             size = sum(counted.values()) / average[name]
+            boost, norm = boosts[name], K1 * (1 - B + B * size)
+            parts: dict[int, float] = {}  # BM25's part of a count, in this field of this doc
             for word, tf in counted.items():
-                part = tf * (K1 + 1) / (tf + K1 * (1 - B + B * size))
-                scores[word] = scores.get(word, 0.0) + boosts[name] * part
+                part = parts.get(tf)
+                if part is None:
+                    part = parts[tf] = tf * (K1 + 1) / (tf + norm)
+                scores[word] = scores.get(word, 0.0) + boost * part
         page, section = places[number]
+        marked = -1 - section if rulings[number] else section
         for word, score in scores.items():
-            marked = -1 - section if rulings[number] else section
-            found.setdefault(word, []).append((page, marked, weight(score)))
+            value = weights.get(score)
+            if value is None:
+                value = weights[score] = weight(score)
+            found.setdefault(word, []).append((page, marked, value))
     for word, rows in found.items():
         if len(rows) > POSTINGS_LIMIT:
             kept = sorted(rows, key=lambda row: -row[2])[:POSTINGS_LIMIT]

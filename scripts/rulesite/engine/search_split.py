@@ -113,18 +113,44 @@ def shard_path(slug: str) -> str:
     return f"search/{SHARDS_DIR}/{slug}.json"
 
 
-def split_index(
-    index: dict[str, Any], words: SearchWords | None = None, games: Iterable[str] = ()
-) -> SplitIndex:
-    """Split Material's ``index``, with the glossary's ``words`` as each document's ``words``;
-    every slug in ``games`` gets a shard, even one without documents."""
+@dataclass(frozen=True)
+class Prepared:
+    """Material's index as both halves of a build's split take it (the shards here, the chunked
+    index in ``search_chunks``): made once, its texts tokenized once."""
+
+    index: dict[str, Any]
+    """Material's index."""
+    config: dict[str, Any]
+    """Its ``config``, with the search words' fields."""
+    tokens: Tokenizer
+    """The index's tokenizer (it keeps the words of every text it has split)."""
+    finder: SynonymFinder
+    docs: list[dict[str, Any]]
+    """Every document with its search words (``SynonymFinder.with_words``), in index order."""
+
+
+def prepare(index: dict[str, Any], words: SearchWords | None = None) -> Prepared:
+    """Material's ``index`` with the glossary's ``words`` as each document's search words."""
     config = {**index["config"], "fields": {**index["config"]["fields"], **WORDS_FIELD}}
     tokens = Tokenizer(config["separator"])
     finder = SynonymFinder(words or SearchWords({}), tokens)
     docs = [finder.with_words(doc) for doc in index["docs"]]
+    return Prepared(index, config, tokens, finder, docs)
+
+
+def split_index(
+    index: dict[str, Any] | Prepared,
+    words: SearchWords | None = None,
+    games: Iterable[str] = (),
+) -> SplitIndex:
+    """Split Material's ``index`` (or the ``prepare``d one), with the glossary's ``words`` as
+    each document's ``words``; every slug in ``games`` gets a shard, even one without
+    documents."""
+    prepared = index if isinstance(index, Prepared) else prepare(index, words)
+    config, tokens, finder = prepared.config, prepared.tokens, prepared.finder
     shards: dict[str, list[dict[str, Any]]] = {slug: [] for slug in games}
     site_docs = []
-    for doc in docs:
+    for doc in prepared.docs:
         slug = game_of(doc["location"])
         if slug is None:
             site_docs.append(shortened(doc) if _titles_only(doc["location"]) else doc)
@@ -136,7 +162,7 @@ def split_index(
         shards.setdefault(slug, []).append(shard_doc)
     site_docs = with_page_words(site_docs, tokens, full_text=False)
     return SplitIndex(
-        site={**index, "config": config, "docs": finder.with_stems(site_docs)},
+        site={**prepared.index, "config": config, "docs": finder.with_stems(site_docs)},
         shards={
             slug: {"docs": with_page_words(docs, tokens, full_text=True)}
             for slug, docs in sorted(shards.items())
@@ -186,15 +212,31 @@ def with_page_words(
 class Tokenizer:
     """Words of an index text as the theme's search splits them: markup dropped, split on the
     index's separator (Chinese is already segmented by jieba, joined with zero-width spaces),
-    lower-cased."""
+    lower-cased.
+
+    A split tokenizes each text several times (search words, shards, the chunked index): the
+    words of each text are kept (``words`` gives the same tuple for the same text) for as long
+    as the tokenizer lives, one build's split."""
 
     def __init__(self, separator: str) -> None:
         self._separator = re.compile(separator)
+        self._known: dict[str, tuple[str, ...]] = {}
 
-    def words(self, text: str) -> list[str]:
-        text = html.unescape(_MARKUP.sub(" ", text))
+    def words(self, text: str) -> tuple[str, ...]:
+        found = self._known.get(text)
+        if found is None:
+            found = self._known[text] = self._split(text)
+        return found
+
+    def _split(self, text: str) -> tuple[str, ...]:
+        if "<" in text or "&" in text:
+            text = html.unescape(_MARKUP.sub(" ", text))
         words = (_EDGES.sub("", word).lower() for word in self._separator.split(text) if word)
-        return [word for word in words if word]
+        return tuple(word for word in words if word)
+
+
+Starts = dict[str, list[tuple[tuple[str, ...], list[str]]]]
+"""First word of each synonym group member → (the member's words, the group's words)."""
 
 
 class SynonymFinder:
@@ -205,7 +247,7 @@ class SynonymFinder:
         self._tokens = tokens
         self._titles = {slug: self._words_of(game.titles) for slug, game in words.games.items()}
         # Per game, first word of each member → (member's words, the group's words).
-        self._starts: dict[str, dict[str, list[tuple[tuple[str, ...], list[str]]]]] = {}
+        self._starts: dict[str, Starts] = {}
         for slug, game in words.games.items():
             starts = self._starts.setdefault(slug, {})
             for group in game.groups:
@@ -241,11 +283,8 @@ class SynonymFinder:
         title = self._tokens.words(doc["title"])
         found: dict[str, None] = {}
         starts = self._starts.get(slug, {})
-        for sequence in (title, self._tokens.words(doc["text"])):
-            for index, word in enumerate(sequence):
-                for member, group in starts.get(word, ()):
-                    if tuple(sequence[index : index + len(member)]) == member:
-                        found.update(dict.fromkeys(group))
+        for group in _groups_used(starts, (title, self._tokens.words(doc["text"]))):
+            found.update(dict.fromkeys(group))
         page, _, anchor = doc["location"].partition("#")
         defines = self._defined.get(slug, {}).get(anchor, []) if _is_kind(page, "rules") else []
         defines = uncovered(self._words_of(defines), title)
@@ -281,6 +320,34 @@ class SynonymFinder:
         return result
 
 
+def _groups_used(starts: Starts, sequences: Iterable[tuple[str, ...]]) -> list[list[str]]:
+    """The groups whose members occur in ``sequences``, in the order a reader meets them: by
+    the first place a member occurs (the sequences one after the other), then by the order of
+    the members that start with the same word. Only the words that start a member are looked
+    for, each where it occurs (texts are long, members few)."""
+    used: list[tuple[int, int, int, list[str]]] = []
+    for number, sequence in enumerate(sequences):
+        for word in starts.keys() & set(sequence):
+            places = _places(sequence, word)
+            for order, (member, group) in enumerate(starts[word]):
+                size = len(member)
+                first = next((at for at in places if sequence[at : at + size] == member), None)
+                if first is not None:
+                    used.append((number, first, order, group))
+    return [group for *_, group in sorted(used, key=lambda entry: entry[:3])]
+
+
+def _places(sequence: tuple[str, ...], word: str) -> list[int]:
+    """Every index of ``word`` in ``sequence``, in order."""
+    places, at = [], -1
+    while True:
+        try:
+            at = sequence.index(word, at + 1)
+        except ValueError:
+            return places
+        places.append(at)
+
+
 def _glossary_of(location: str) -> str | None:
     """The game whose glossary page is at ``location`` (the page itself, not an anchor in it):
     a game kind outside the game's folder searched by its titles only."""
@@ -308,12 +375,15 @@ def uncovered(candidates: Iterable[str], present: Iterable[str]) -> list[str]:
     candidates, in order, each once. The theme searches every typed word as a prefix
     (``general`` finds ``generals``), so a word is covered by any word it begins."""
     wanted = list(dict.fromkeys(candidates))
-    everything = sorted(set(wanted) | set(present))
+    if not wanted:
+        return []
     present_set = set(present)
+    missing = [word for word in wanted if word not in present_set]
+    if not missing:
+        return []
+    everything = sorted(present_set.union(wanted))
     result = []
-    for word in wanted:
-        if word in present_set:
-            continue
+    for word in missing:
         at = bisect.bisect_right(everything, word)
         if at < len(everything) and everything[at].startswith(word):
             continue  # a longer word begins with it

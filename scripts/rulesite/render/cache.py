@@ -70,6 +70,16 @@ class ContentCache:
         self.misses += 1
         return value
 
+    def has(self, kind: str, name: str, key: str) -> bool:
+        """Whether the value of ``kind`` for ``name`` made under ``key`` is kept."""
+        entry = self._entries.get((kind, name))
+        return entry is not None and entry[0] == key
+
+    def put(self, kind: str, name: str, key: str, value: Any) -> None:
+        """Keep ``value`` as made under ``key`` (made elsewhere: ``render/parallel.py``)."""
+        self._entries[(kind, name)] = (key, value)
+        self.misses += 1
+
     def retain(self, kind: str, names: Iterable[str]) -> None:
         """Forget the entries of ``kind`` whose names are not in ``names`` (deleted files)."""
         keep = set(names)
@@ -122,14 +132,13 @@ def render_game_pages(
 ) -> dict[str, str]:
     """Every game's pages (``render_cached``'s, without the pages across games): what the
     preview builds first."""
-    renderer, common, site_digest = _renderer(project, catalog, cache, site_url)
+    renderer, common, _ = renderer_for(project, catalog, cache, site_url)
     pages: dict[str, str] = {}
     for game in catalog.games:
-        file_digest = catalog.digests.get(game.slug)
-        if file_digest is None or site_digest is None:
+        key = game_key(catalog, game, common)
+        if key is None:
             pages.update(_game_pages(renderer, game))
             continue
-        key = f"game={file_digest};{common}"
         pages.update(cache.get("pages", game.slug, key, lambda g=game: _game_pages(renderer, g)))
     cache.retain("pages", (game.slug for game in catalog.games))
     return pages
@@ -140,7 +149,7 @@ def render_site_pages(
 ) -> dict[str, str]:
     """The pages across games (home, the indexes, each topic's), keyed on the inputs their
     kinds declare."""
-    renderer, common, site_digest = _renderer(project, catalog, cache, site_url)
+    renderer, common, site_digest = renderer_for(project, catalog, cache, site_url)
     inputs = InputDigests(catalog, cache)
     pages: dict[str, str] = {}
     for lang in catalog.site.codes:
@@ -156,7 +165,16 @@ def render_site_pages(
     return pages
 
 
-def _renderer(
+def game_key(catalog: Catalog, game: Game, common: str) -> str | None:
+    """The key of a game's pages (``common``: ``renderer_for``'s); None for a catalog made some
+    other way (nothing to key on)."""
+    file_digest = catalog.digests.get(game.slug)
+    if file_digest is None or catalog.digests.get("") is None:
+        return None
+    return f"game={file_digest};{common}"
+
+
+def renderer_for(
     project: Project, catalog: Catalog, cache: ContentCache, site_url: str
 ) -> tuple[Renderer, str, str | None]:
     """The renderer, the part of every key all pages share, and ``data/site.yaml``'s digest."""

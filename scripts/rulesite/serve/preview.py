@@ -72,6 +72,7 @@ from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
 from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
+from rulesite.render.parallel import render_missing_in_parallel
 from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
 from rulesite.serve.overlay import Problems
 from rulesite.serve.plan import Plan, group, page_output, plan_language, settings
@@ -214,6 +215,8 @@ class Preview:
         catalog = load_catalog(self.project, cache=self.cache)
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
         site_url = configured_site_url(self.project)
+        # The first build, or an edited template: each language's pages in a process of its own.
+        render_missing_in_parallel(self.project, catalog, self.cache, site_url)
         game_pages = render_game_pages(self.project, catalog, self.cache, site_url)
         # A language not built yet (the first build, or one just declared) is built whole.
         self.stale |= {code for code in catalog.site.codes if code not in self.languages}

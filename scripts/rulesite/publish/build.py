@@ -34,14 +34,17 @@ from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import SiteData, and_list
 from rulesite.project import Project
+from rulesite.publish import incremental, workers
 from rulesite.publish import site_folder as publish
-from rulesite.publish import workers
+from rulesite.publish.build_cache import BuildCache, Manifest, environment
 from rulesite.publish.marker import (
     MarkerError,
     SiteMarker,
+    file_digests,
     plain_files,
     read_marker,
     source_digest,
+    source_digest_of,
     write_marker,
 )
 from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE, run_mkdocs
@@ -94,13 +97,16 @@ def build(
     strict: bool = True,
     languages: tuple[str, ...] | None = None,
     progress: Progress | None = None,
+    clean: bool = False,
 ) -> BuildReport:
     """Validate, render and build the site; replace ``site_dir`` only on success.
 
     With every language (``languages`` None: those of ``data/site.yaml``), the site is whole:
     the first language at its root, the others under their prefix. With one language, the
     site folder holds that language's site alone, ready for ``rulesite assemble``. ``progress``
-    shows the stages and counts (the CLI's: on standard error). Raises UsageError when the
+    shows the stages and counts (the CLI's: on standard error). A whole, strict build keeps a
+    cache (``publish/build_cache.py``) and rebuilds from it only what changed
+    (``publish/incremental.py``); ``clean`` ignores and empties it. Raises UsageError when the
     site folder is unsafe, a language is unknown or another build is running, DataError for
     invalid data, BuildError when rendering, MkDocs or writing fails.
     """
@@ -114,42 +120,104 @@ def build(
         # Before gathering: a swap a kill interrupted is finished even if this build fails.
         publish.recover(project, target)
         publish.check_replaceable(project, target)
+        cache = BuildCache(project) if strict and languages is None else None
+        previous = cache.open(clean, publish.notice) if cache is not None else None
         count = _game_files(project)
         shown.stage(f"checking {count:,} game{'' if count == 1 else 's'}")
-        held = workers.Held(_records_only(load_catalog(project)))
-        site, games = held.loaded.site, len(held.loaded.games)
-        extra = static_files(project)
-        with _writing(project, target), publish.staged(project.content_dir, target) as swap:
-            builds = swap.new_site / _LANGUAGE_BUILDS
-            outcomes = render_and_build(
-                project, held, swap.new_content, builds, languages, strict, shown
-            )
-            chosen = [lang for lang in site.codes if languages is None or lang in languages]
-            shown.stage("publishing")
-            assemble_languages(
-                {lang: builds / lang for lang in chosen},
-                swap.new_site,
-                site,
-                whole=len(chosen) > 1,
-            )
-            builds.rmdir()
-            # The publisher's own files belong at the root of the site, so with the root
-            # language (a whole build, or its part for `assemble`).
-            if site.root_language.code in chosen:
-                copy_static_files(project, extra, swap.new_site)
-            # The marker says what this folder is: its languages, what they were built from
-            # (the generated projects of every language: parts of one build agree) and its files.
-            write_marker(swap.new_site, tuple(chosen), source_digest(swap.new_content))
-            # content/ holds nothing but generated files, so it is replaced as one folder:
-            # readers of content/ (a person, a preview) never see one language new, one old;
-            # and it is swapped with site/, so the two always come from one build.
-            swap.publish()
+        catalog = load_catalog(project)
+        try:
+            if cache is not None and previous is not None:
+                report = _incremental(project, catalog, cache, previous, target, shown, started)
+                if report is not None:
+                    return report
+            return _clean(project, catalog, cache, target, strict, languages, shown, started)
+        except BaseException:
+            if cache is not None:
+                cache.remove()  # a failed build's cache is not one to trust
+            raise
+
+
+def _clean(
+    project: Project,
+    catalog: Catalog,
+    cache: BuildCache | None,
+    target: Path,
+    strict: bool,
+    languages: tuple[str, ...] | None,
+    shown: Progress,
+    started: float,
+) -> BuildReport:
+    """A whole build (keeping a cache for the next one, with ``cache``)."""
+    if cache is not None:
+        cache.empty()
+    held = workers.Held(_records_only(catalog))
+    del catalog
+    site, games = held.loaded.site, len(held.loaded.games)
+    extra = static_files(project)
+    keys: dict[str, str] = {}
+    with _writing(project, target), publish.staged(project.content_dir, target) as swap:
+        builds = swap.new_site / _LANGUAGE_BUILDS
+        outcomes = render_and_build(
+            project, held, swap.new_content, builds, languages, strict, shown, keys, cache
+        )
+        chosen = [lang for lang in site.codes if languages is None or lang in languages]
+        shown.stage("publishing")
+        if cache is not None:
+            digests = file_digests(swap.new_content)
+            source = source_digest_of(digests)
+            cache.keep(swap.new_content, {lang: builds / lang for lang in chosen})
+        else:
+            source = source_digest(swap.new_content)
+        assemble_languages(
+            {lang: builds / lang for lang in chosen},
+            swap.new_site,
+            site,
+            whole=len(chosen) > 1,
+        )
+        builds.rmdir()
+        # The publisher's own files belong at the root of the site, so with the root
+        # language (a whole build, or its part for `assemble`).
+        if site.root_language.code in chosen:
+            copy_static_files(project, extra, swap.new_site)
+        # The marker says what this folder is: its languages, what they were built from
+        # (the generated projects of every language: parts of one build agree) and its files.
+        write_marker(swap.new_site, tuple(chosen), source)
+        # content/ holds nothing but generated files, so it is replaced as one folder:
+        # readers of content/ (a person, a preview) never see one language new, one old;
+        # and it is swapped with site/, so the two always come from one build.
+        swap.publish()
+    if cache is not None:
+        content = {name: digest.hex() for name, digest in digests.items()}
+        cache.write(Manifest(keys, content, languages=list(chosen), environment=environment()))
     shown.done()
     # The pages of the languages built (content/ holds every language's).
     built = sum(outcomes[lang].pages for lang in chosen)
     seconds = {lang: outcomes[lang].seconds for lang in chosen}
     memory = {"": workers.peak_kb(), **{lang: o.peak_kb for lang, o in outcomes.items()}}
     return BuildReport(built, games, time.perf_counter() - started, target, seconds, memory)
+
+
+def _incremental(
+    project: Project,
+    catalog: Catalog,
+    cache: BuildCache,
+    previous: Manifest,
+    target: Path,
+    shown: Progress,
+    started: float,
+) -> BuildReport | None:
+    """Rebuild from the cache what changed; None when a clean build is the better one."""
+    use_cache_root(project.root / ".cache")
+    bytecode.use(project.root / ".cache")
+    with _writing(project, target):
+        done = incremental.run(project, catalog, cache, previous, target, shown)
+    if done is None:
+        return None
+    shown.done()
+    pages, seconds = done
+    memory = {"": workers.peak_kb()}
+    games, spent = len(catalog.games), time.perf_counter() - started
+    return BuildReport(pages, games, spent, target, seconds, memory)
 
 
 def render_and_build(
@@ -160,6 +228,8 @@ def render_and_build(
     languages: tuple[str, ...] | None,
     strict: bool,
     shown: Progress,
+    keys: dict[str, str] | None = None,
+    cache: BuildCache | None = None,
 ) -> dict[str, workers.Outcome]:
     """Write ``content`` and build each chosen language into ``builds/<lang>``.
 
@@ -169,7 +239,9 @@ def render_and_build(
     language too builds in a process of its own: a build adds its search terms to jieba's word
     table (``engine/search_terms.py``), which must not stay in this process. Once the rest is
     written, this process lets go of the catalog (``held``): the language processes have their
-    own copy, and it is a third of the build's memory while they build.
+    own copy, and it is a third of the build's memory while they build. With ``cache``, the
+    languages keep their search pieces and ``keys`` receives every page's render key
+    (``publish/incremental.py``), for the next build.
     """
     site = held.loaded.site
     builds.mkdir(parents=True, exist_ok=True)
@@ -193,11 +265,13 @@ def render_and_build(
             builds / language.lang if built else None,
             strict,
             gate,
+            pieces=cache is not None,
         )
         jobs.append((language.lang, workers.render_and_build, (job,)))
     listener = _Shown(shown, [lang for lang, _, _ in jobs])
     shown.stage(f"rendering {', '.join(lang for lang, _, _ in jobs)}")
-    rest = lambda: _write_rest(project, content, held, gate)  # noqa: E731
+    recorded = keys if cache is not None else None
+    rest = lambda: _write_rest(project, content, held, gate, site_url, recorded)  # noqa: E731
     outcomes = workers.run(jobs, listener, meanwhile=rest)
     workers.problems_of(outcomes)
     return outcomes
@@ -213,11 +287,20 @@ def _records_only(catalog: Catalog) -> Catalog:
     return lean
 
 
-def _write_rest(project: Project, content: Path, held: workers.Held, gate: Any) -> None:
+def _write_rest(
+    project: Project,
+    content: Path,
+    held: workers.Held,
+    gate: Any,
+    site_url: str,
+    keys: dict[str, str] | None,
+) -> None:
     """While the languages render: write the rest of their projects, then let them build;
-    then let go of the catalog."""
+    then (``keys``) key every page for the build cache; then let go of the catalog."""
     write_content(project, content, held.loaded, {})
     gate.set()
+    if keys is not None:
+        keys.update(incremental.render_keys(project, held.loaded, site_url))
     held.release()
 
 

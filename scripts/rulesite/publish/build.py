@@ -23,6 +23,7 @@ from typing import Any
 
 from rulesite.catalog import Catalog, load_catalog, load_site
 from rulesite.engine import bytecode
+from rulesite.engine.export import ExportCache
 from rulesite.engine.projects import (
     LanguageProject,
     configured_site_url,
@@ -132,7 +133,7 @@ def build(
                     return report
             return _clean(project, catalog, cache, target, strict, languages, shown, started)
         except BaseException:
-            if cache is not None:
+            if cache is not None and cache.touched:
                 cache.remove()  # a failed build's cache is not one to trust
             raise
 
@@ -188,7 +189,8 @@ def _clean(
         swap.publish()
     if cache is not None:
         content = {name: digest.hex() for name, digest in digests.items()}
-        cache.write(Manifest(keys, content, languages=list(chosen), environment=environment()))
+        manifest = Manifest(keys, content, languages=list(chosen), environment=environment())
+        cache.keep_manifest(manifest, publish.notice)
     shown.done()
     # The pages of the languages built (content/ holds every language's).
     built = sum(outcomes[lang].pages for lang in chosen)
@@ -271,7 +273,8 @@ def render_and_build(
     listener = _Shown(shown, [lang for lang, _, _ in jobs])
     shown.stage(f"rendering {', '.join(lang for lang, _, _ in jobs)}")
     recorded = keys if cache is not None else None
-    rest = lambda: _write_rest(project, content, held, gate, site_url, recorded)  # noqa: E731
+    exports = cache.exports if cache is not None else None
+    rest = lambda: _write_rest(project, content, held, gate, site_url, recorded, exports)  # noqa: E731
     outcomes = workers.run(jobs, listener, meanwhile=rest)
     workers.problems_of(outcomes)
     return outcomes
@@ -294,10 +297,11 @@ def _write_rest(
     gate: Any,
     site_url: str,
     keys: dict[str, str] | None,
+    exports: ExportCache | None,
 ) -> None:
     """While the languages render: write the rest of their projects, then let them build;
     then (``keys``) key every page for the build cache; then let go of the catalog."""
-    write_content(project, content, held.loaded, {})
+    write_content(project, content, held.loaded, {}, exports)
     gate.set()
     if keys is not None:
         keys.update(incremental.render_keys(project, held.loaded, site_url))
@@ -414,11 +418,15 @@ def _writing(project: Project, target: Path | None) -> Iterator[None]:
 
 
 def write_content(
-    project: Project, folder: Path, catalog: Catalog, pages: dict[str, str]
+    project: Project,
+    folder: Path,
+    catalog: Catalog,
+    pages: dict[str, str],
+    exports: ExportCache | None = None,
 ) -> list[LanguageProject]:
     """Everything ``content/`` holds but the pages the language processes render: a project
     per language (with ``pages``, when given), and the .gitignore."""
-    projects = write_projects(project, folder, catalog, pages)
+    projects = write_projects(project, folder, catalog, pages, exports)
     (folder / ".gitignore").write_text(CONTENT_GITIGNORE, encoding="utf-8")
     return projects
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import rulesite
+from rulesite.engine.export import ExportCache
 from rulesite.engine.search_pieces import PIECES
 from rulesite.project import Project
 from rulesite.terminal import printable
@@ -127,6 +128,10 @@ class BuildCache:
     def __init__(self, project: Project) -> None:
         self.project = project
         self.root = project.root / CACHE_DIR
+        self.touched = False
+        """Whether this build has begun to change the cache (its manifest is gone)."""
+        self.exports: ExportCache = {}
+        """Each game's JSON export records, kept in ``export.json`` (``engine/export.py``)."""
 
     @property
     def content(self) -> Path:
@@ -186,7 +191,29 @@ class BuildCache:
         wrong = self._wrong_file(manifest.files)
         if wrong is not None:
             raise Unusable(f"damaged: {printable(wrong)}")
+        self.exports = self._read_exports()
         return manifest
+
+    def _read_exports(self) -> ExportCache:
+        try:
+            data = json.loads((self.root / EXPORT).read_bytes())
+            return {
+                slug: (key, row.encode("utf-8"), record.encode("utf-8"))
+                for slug, (key, row, record) in data.items()
+            }
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, TypeError, AttributeError):
+            raise Unusable(f"damaged: {EXPORT}") from None
+
+    def write_exports(self) -> None:
+        """Keep ``exports`` (a new file: never written in place)."""
+        data = {
+            slug: [key, row.decode("utf-8"), record.decode("utf-8")]
+            for slug, (key, row, record) in sorted(self.exports.items())
+        }
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        write_new(self.root / EXPORT, text.encode("utf-8"))
 
     def _wrong_file(self, files: dict[str, list[int]]) -> str | None:
         """The first file that is not as the manifest says (missing, changed, unknown)."""
@@ -220,6 +247,7 @@ class BuildCache:
     def forget(self) -> None:
         """Make the cache unusable before changing it: a build killed from here on leaves no
         manifest, and the next build builds clean."""
+        self.touched = True
         path = self.root / MANIFEST
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
@@ -239,11 +267,21 @@ class BuildCache:
         for lang, folder in sites.items():
             link_tree(folder, self.site(lang))
             (folder / PIECES).unlink(missing_ok=True)
+        self.write_exports()
 
     def remove(self) -> None:
         """Remove the whole cache (a build failed: the next one starts without a word)."""
         self.forget()
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def keep_manifest(self, manifest: Manifest, note: Note) -> None:
+        """``write``, once the site is published: a cache that cannot be written is one line
+        (the build succeeded), and the next build is clean."""
+        try:
+            self.write(manifest)
+        except OSError as error:
+            note(f"note: build cache not kept ({printable(str(error))})")
+            self.remove()
 
     def write(self, manifest: Manifest) -> None:
         """Write the manifest of what the cache now holds (last: temporary file, fsync,

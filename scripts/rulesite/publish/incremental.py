@@ -352,13 +352,14 @@ def run(
     """Rebuild from ``cache`` what changed and publish the site into ``target``: the Markdown
     pages of the site and each language's MkDocs time; None (nothing done) when a clean build
     is the better one."""
-    update = prepare(project, catalog, previous, configured_site_url(project), {})
+    update = prepare(project, catalog, previous, configured_site_url(project), cache.exports)
     if update is None:
         return None
     site = catalog.site
     shown.stage(describe(update, len(catalog.games)))
     cache.forget()
     write_content(cache, update)
+    cache.write_exports()
     seconds = build_languages(cache, update)
     shown.stage("publishing")
     with publish.staged(project.content_dir, target) as swap:
@@ -374,7 +375,7 @@ def run(
         swap.publish()
     manifest = Manifest(update.keys, update.digests, languages=list(site.codes))
     manifest.environment = environment()
-    cache.write(manifest)
+    cache.keep_manifest(manifest, publish.notice)
     return update.pages, {lang: seconds.get(lang, 0.0) for lang in site.codes}
 
 

@@ -43,6 +43,7 @@ import rulesite
 from rulesite.engine.export import ExportCache
 from rulesite.engine.search_pieces import PIECES
 from rulesite.project import Project
+from rulesite.publish.site_folder import discard
 from rulesite.terminal import printable
 
 CACHE_DIR = ".cache/rulesite-build"
@@ -51,6 +52,7 @@ MANIFEST = "manifest.json"
 CONTENT = "content"
 SITES = "site"
 EXPORT = "export.json"
+TRASH = "trash"
 FORMAT = 1
 """The manifest's format; a cache of another is ignored."""
 ENGINES = (
@@ -148,13 +150,23 @@ class BuildCache:
         ``clean`` (``--clean``): the cache is ignored without a word. An empty cache (the first
         build) is ignored without a word too; any other is named in one ``note`` line.
         """
-        if clean or not self.root.is_dir() or not any(self.root.iterdir()):
+        if clean or not self.root.is_dir() or not any(self._held()):
             return None
         try:
             return self._checked()
         except Unusable as why:
             note(f"note: build cache ignored ({why}); building clean")
             return None
+
+    def _held(self) -> list[Path]:
+        """What the cache holds but its trash."""
+        return [path for path in self.root.iterdir() if path.name != TRASH]
+
+    @property
+    def trash(self) -> Path:
+        """Where replaced trees wait for a process of their own to remove them
+        (``site_folder.discard``)."""
+        return self.root / TRASH
 
     def _checked(self) -> Manifest:
         path = self.root / MANIFEST
@@ -256,6 +268,8 @@ class BuildCache:
     def empty(self) -> None:
         """Forget, then remove everything the cache holds."""
         self.forget()
+        held = [self.root / top for top in (CONTENT, SITES)]
+        discard([folder for folder in held if folder.exists()], self.trash)
         for top in (CONTENT, SITES):
             shutil.rmtree(self.root / top, ignore_errors=True)
         (self.root / EXPORT).unlink(missing_ok=True)

@@ -108,7 +108,8 @@ def test_nothing_changed(session: Session, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_a_rules_section(session: Session) -> None:
-    session.edit(GAME, "en: Each player takes 5 cards.", "en: Each player draws 5 cards.")
+    rule = "      en: Each player {} 5 cards."
+    session.edit(GAME, rule.format("takes"), rule.format("draws"))
     assert "1 of 2 games changed; rebuilding en " in session.build()
     session.assert_like_a_clean_build()
 

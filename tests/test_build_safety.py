@@ -60,7 +60,7 @@ def break_data(project: Project) -> None:
 def reference_build(project: Project, where: Path) -> Project:
     """A copy of ``project`` (its current data) built normally: what a finished build gives."""
     copy = Project(where)
-    ignore = shutil.ignore_patterns("site", "content", ".rulesite-*")
+    ignore = shutil.ignore_patterns("site", "content", ".rulesite-*", "rulesite-build")
     shutil.copytree(project.root, copy.root, ignore=ignore)
     build(copy)
     return copy

@@ -151,8 +151,7 @@ def _clean(
     site, games = held.loaded.site, len(held.loaded.games)
     extra = static_files(project)
     keys: dict[str, str] = {}
-    trash = cache.trash if cache is not None else None
-    with _writing(project, target), publish.staged(project.content_dir, target, trash) as swap:
+    with _writing(project, target), publish.staged(project.content_dir, target) as swap:
         builds = swap.new_site / _LANGUAGE_BUILDS
         outcomes = render_and_build(
             project, held, swap.new_content, builds, languages, strict, shown, keys, cache

@@ -365,7 +365,7 @@ def run(
     cache.write_exports()
     seconds = build_languages(cache, update)
     shown.stage("publishing")
-    with publish.staged(project.content_dir, target, cache.trash) as swap:
+    with publish.staged(project.content_dir, target) as swap:
         assert swap.new_site is not None
         swap.new_content.rmdir()
         link_tree(cache.content, swap.new_content)

@@ -304,16 +304,13 @@ class Swap:
         beside = [self.new_site, self.old_site] if self.site_dir is not None else []
         return [self.scratch, *(path for path in beside if path.exists())]
 
-    def clear(self, trash: Path | None = None) -> bool:
+    def clear(self) -> bool:
         """Remove the leftovers; a folder that cannot be removed is a warning, not a failure.
 
         The journal goes last, and only when everything it names is gone, so the next build
-        tries again. With ``trash`` (a folder of the build cache), what can be moved there is
-        removed by a process of its own while the build ends (``discard``).
+        tries again.
         """
         (self.scratch / _SWAPPING_NOTE).unlink(missing_ok=True)
-        if trash is not None:
-            discard([path for path in self.leftovers() if path.exists()], trash)
         scratch, *beside = self.leftovers()
         if all([_remove(path) for path in beside]):
             return _remove(scratch)
@@ -321,9 +318,8 @@ class Swap:
 
 
 @contextlib.contextmanager
-def staged(content_dir: Path, site_dir: Path | None, trash: Path | None = None) -> Iterator[Swap]:
-    """Staging folders for one build; whatever happens, nothing but the swap's result remains
-    (``trash``: see ``Swap.clear``)."""
+def staged(content_dir: Path, site_dir: Path | None) -> Iterator[Swap]:
+    """Staging folders for one build; whatever happens, nothing but the swap's result remains."""
     scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=content_dir.parent))
     swap = Swap(scratch, content_dir, site_dir)
     try:
@@ -331,7 +327,7 @@ def staged(content_dir: Path, site_dir: Path | None, trash: Path | None = None) 
         yield swap
     finally:
         if not swap.swapping:  # still swapping only when putting things back failed too
-            swap.clear(trash)
+            swap.clear()
 
 
 _REMOVER = "import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, True)\n"
@@ -340,8 +336,9 @@ _REMOVER = "import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(pat
 
 def discard(folders: list[Path], trash: Path) -> None:
     """Move ``folders`` into ``trash`` and remove everything there in a process of its own,
-    which the build does not wait for: removing a site of thousands of files takes seconds. A
-    folder that cannot be moved there (another file system) is left where it is."""
+    which the build does not wait for: removing a site of thousands of files takes seconds (the
+    build cache's replaced trees: ``publish/build_cache.py``). A folder that cannot be moved
+    there (another file system) is left where it is."""
     trash.mkdir(parents=True, exist_ok=True)
     for folder in folders:
         with contextlib.suppress(OSError):

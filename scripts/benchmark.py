@@ -9,9 +9,10 @@ the whole ``rulesite build``; the same generated Markdown built by bare MkDocs +
 search with the same small navigation, one language after the other (sum), the slower
 language alone (max) and every language at once (parallel, what the build goal compares with);
 ms per page; peak memory (the build process's and its language processes' ``ru_maxrss`` summed:
-an upper bound); each language's MkDocs time; the first search download per language (raw and
-gzipped); and ``rulesite serve``'s edit-to-preview time: the median of 3 edits of each kind (a
-FAQ answer, a rules section, a card field), per kind.
+an upper bound); each language's MkDocs time; ``rulesite build`` again after one game's FAQ
+answer was edited (from the cache the clean build kept) and its ratio to the clean build; the
+first search download per language (raw and gzipped); and ``rulesite serve``'s edit-to-preview
+time: the median of 3 edits of each kind (a FAQ answer, a rules section, a card field), per kind.
 With ``--search``, each query of ``bench/search.py`` typed into the home page's search box in a
 phone-sized Chromium with its CPU slowed 4x: what it downloads and how long until results show
 (with ``--pagefind``, the same for Pagefind, the candidate it was measured against).
@@ -146,13 +147,17 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         parallel = measure.bare_mkdocs_parallel(configs)
         bares.append(dataclasses.replace(one_by_one, parallel=parallel))
         say(f"  {figure(parallel)} s")
+    slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
+    say(f"building {count} games again after an edit to {slug}'s FAQ (from the build cache)…")
+    again = measure.incremental_build(project, slug, say)
+    clean = min(build.seconds for build in builds)
+    say(f"  {again.seconds:.2f} s, {100 * again.seconds / clean:.1f} % of the clean build")
     queries: list[search.Figure] = []
     if args.search:
         say(f"first search of {count} games in a phone-sized Chromium, CPU slowed 4x…")
         queries = search.report(project.site_dir, say, pagefind=args.pagefind)
     edits = None
     if not args.no_serve:
-        slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
         kinds = ", ".join(measure.EDIT_KINDS)
         say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
         edits = measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
@@ -163,6 +168,7 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         measure.search_payloads(project.site_dir),
         edits,
         tuple(queries),
+        again.seconds,
     )
 
 

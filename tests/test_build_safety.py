@@ -30,11 +30,14 @@ RANK_BEFORE, RANK_AFTER = "bgg_rank: 9999", "bgg_rank: 9998"
 
 
 def files_outside(world: Path, site: Path | None) -> dict[str, bytes]:
-    """Every file's bytes under ``world``, except inside ``site``."""
+    """Every file's bytes under ``world``, except inside ``site`` and the build cache (a
+    build keeps it for the next: ``tests/test_build_cache.py``)."""
     return {
         path.relative_to(world).as_posix(): path.read_bytes()
         for path in sorted(world.rglob("*"))
-        if path.is_file() and not (site is not None and path.is_relative_to(site))
+        if path.is_file()
+        and not (site is not None and path.is_relative_to(site))
+        and "/.cache/rulesite-build/" not in path.as_posix()
     }
 
 
@@ -57,7 +60,7 @@ def break_data(project: Project) -> None:
 def reference_build(project: Project, where: Path) -> Project:
     """A copy of ``project`` (its current data) built normally: what a finished build gives."""
     copy = Project(where)
-    ignore = shutil.ignore_patterns("site", "content", ".rulesite-*")
+    ignore = shutil.ignore_patterns("site", "content", ".rulesite-*", "rulesite-build")
     shutil.copytree(project.root, copy.root, ignore=ignore)
     build(copy)
     return copy
@@ -84,7 +87,9 @@ def world(built_world: Path, tmp_path: Path) -> Path:
     """A folder holding a built project, a folder of someone else's files and a lone file: a
     fresh copy of ``built_world`` for each test (a build writes no absolute path, so a copy is
     what building here would give)."""
-    return Path(shutil.copytree(built_world, tmp_path / "world", symlinks=True))
+    # Without the build cache: a copy's is another project's (ignored with a note).
+    skip = shutil.ignore_patterns("rulesite-build")
+    return Path(shutil.copytree(built_world, tmp_path / "world", symlinks=True, ignore=skip))
 
 
 # --- Item 2: a site folder that would replace or hide the user's files is refused -------------
@@ -246,7 +251,8 @@ def test_full_disk_beside_the_target_leaves_the_previous_site(
     monkeypatch.setattr(os, "rename", rename)
     monkeypatch.setattr(builtins, "open", open_)
     with pytest.raises(BuildError) as caught:
-        build(project, site_dir=target)
+        # Clean: every page is written beside the target (an incremental build links them).
+        build(project, site_dir=target, clean=True)
     monkeypatch.undo()
     # Each language is built in its own process (with the patched open: they are forked), and
     # each reports the full disk once, naming the staging folder beside the target.
@@ -425,7 +431,8 @@ def test_sigkill_mid_build_leftovers_are_removed_by_the_next_build(world: Path, 
     site_before, content_before = tree_digest(target), tree_digest(project.content_dir)
     change_rank(project)
     process = subprocess.Popen(
-        [sys.executable, "-m", "rulesite", "build", "--site-dir", str(target)],
+        # Clean: every page is built beside the target (an incremental build links them).
+        [sys.executable, "-m", "rulesite", "build", "--clean", "--site-dir", str(target)],
         cwd=project.root,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

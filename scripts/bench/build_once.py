@@ -1,9 +1,10 @@
 """One ``rulesite build`` of a project, in a fresh process: prints its report as one JSON line.
 
-    python -m bench.build_once PROJECT
+    python -m bench.build_once PROJECT [--clean]
 
 The benchmark times this process from the outside, as it times bare ``mkdocs build`` processes,
-so both pay Python's start-up and imports; the report adds what only the build knows.
+so both pay Python's start-up and imports; the report adds what only the build knows. With
+``--clean`` the build ignores its cache (``rulesite build --clean``): a clean build's figure.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rulesite.publish.build import build
 
 def main(argv: list[str]) -> int:
     try:
-        report = build(Project(Path(argv[0]).resolve()))
+        report = build(Project(Path(argv[0]).resolve()), clean="--clean" in argv[1:])
     except RulesiteError as error:
         for line in error.lines():
             print(line, file=sys.stderr)

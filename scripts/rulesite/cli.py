@@ -98,6 +98,11 @@ def _parser() -> argparse.ArgumentParser:
         help="build only this language's site (a code of languages: in data/site.yaml, "
         "for `rulesite assemble`); repeatable",
     )
+    build.add_argument(
+        "--clean",
+        action="store_true",
+        help="ignore and empty the build cache (.cache/rulesite-build/): rebuild every page",
+    )
     build.set_defaults(run=_build)
 
     assemble = commands.add_parser(
@@ -185,7 +190,9 @@ def _build(project: Project, args: argparse.Namespace) -> int:
     site_dir = Path(args.site_dir).resolve() if args.site_dir else None
     languages = tuple(dict.fromkeys(args.language)) if args.language else None
     # The stages and counts on standard error: a build of hundreds of games takes minutes.
-    report = build(project, site_dir=site_dir, languages=languages, progress=Progress())
+    report = build(
+        project, site_dir=site_dir, languages=languages, progress=Progress(), clean=args.clean
+    )
     each = ", ".join(f"{lang} {seconds:.1f} s" for lang, seconds in report.language_seconds.items())
     print(
         f"built {project.display(report.site_dir)}: {report.games} games, "

@@ -50,6 +50,10 @@ log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 FREE_PAGES = True
 """Drop each page's Markdown once converted and its HTML once written (memory; a test builds
 with it off and compares)."""
+KEEP_PIECES = False
+"""Keep the search pieces (``engine/search_pieces.py``) in every build, as under ``serve``: a
+build that keeps a cache for the next one sets it in its language processes
+(``publish/build_cache.py``), whose next builds are dirty."""
 
 
 class RulesitePluginConfig(base.Config):
@@ -81,6 +85,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         super().__init__()
         self._epoch: int | None = None
         self._serving = False
+        self._pieces = False
         self._games: set[str] = set()
         self._page_urls: list[str] = []
         self._written: set[str] = set()
@@ -88,8 +93,10 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._language: str | None = None
 
     def on_startup(self, *, command, dirty) -> None:
-        # Under `serve`, builds may be dirty: the plugin keeps the search pieces for them.
+        # Under `serve`, builds may be dirty: the plugin keeps the search pieces for them; so
+        # does a build that keeps a cache (its next build is dirty).
         self._serving = command == "serve"
+        self._pieces = self._serving or KEEP_PIECES
 
     def on_config(self, config):
         self._epoch = build_date.build_epoch(self.config.source_date_epoch)
@@ -188,7 +195,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
             return
         index = json.loads(index_file.read_text(encoding="utf-8"))
-        if self._serving:  # a dirty build indexed only the pages it wrote
+        if self._pieces:  # a dirty build indexed only the pages it wrote
             index = search_pieces.whole_index(index, site_dir, self._page_urls, self._written)
         synonyms = self.config.search_synonyms
         words = read_synonyms(synonyms) if synonyms else None

@@ -278,15 +278,20 @@ def _refuse_links_out(project: Project, folder: Path) -> None:
 
 
 def write_projects(
-    project: Project, content_dir: Path, catalog: Catalog, pages: dict[str, str]
+    project: Project,
+    content_dir: Path,
+    catalog: Catalog,
+    pages: dict[str, str],
+    export_cache: ExportCache | None = None,
 ) -> list[LanguageProject]:
-    """Write every language's project under ``content_dir``; the projects, default first."""
+    """Write every language's project under ``content_dir``; the projects, default first.
+    ``export_cache`` receives each game's export records (``generated_files``)."""
     projects = language_projects(content_dir, catalog.site)
     _refuse_links_out(project, project.templates_dir / "theme")
     for language in projects:
         language.root.mkdir(parents=True, exist_ok=True)
         shutil.copytree(project.templates_dir / "theme", language.root / THEME_DIR)
-    write_files(content_dir, generated_files(project, catalog))
+    write_files(content_dir, generated_files(project, catalog, export_cache))
     for relative, text in sorted(pages.items()):
         lang, _, page = relative.partition("/")
         path = content_dir / lang / DOCS_DIR / page

@@ -166,6 +166,22 @@ def unknown_files(folder: Path, marker: SiteMarker) -> list[str]:
 
 def source_digest(content: Path) -> str:
     """What a site is built from: the generated projects under ``content`` and the engines."""
+    return source_digest_of(file_digests(content))
+
+
+def file_digests(folder: Path) -> dict[str, bytes]:
+    """The SHA-256 of every regular file under ``folder``, by relative path."""
+    files, _ = site_files(folder)
+    found = {}
+    for relative in files:
+        with (folder / relative).open("rb") as file:
+            found[relative] = hashlib.file_digest(file, "sha256").digest()
+    return found
+
+
+def source_digest_of(digests: dict[str, bytes]) -> str:
+    """``source_digest`` of a folder whose files have ``digests`` (relative path → SHA-256):
+    a build that knows them (``publish/build_cache.py``) need not read the files again."""
     digest = hashlib.sha256()
     for package in _ENGINES:
         try:
@@ -173,9 +189,7 @@ def source_digest(content: Path) -> str:
         except metadata.PackageNotFoundError:
             version = "?"
         digest.update(f"{package}=={version}\n".encode())
-    files, _ = site_files(content)
-    for relative in files:
+    for relative in sorted(digests):
         digest.update(relative.encode("utf-8") + b"\0")
-        with (content / relative).open("rb") as file:
-            digest.update(hashlib.file_digest(file, "sha256").digest())
+        digest.update(digests[relative])
     return digest.hexdigest()

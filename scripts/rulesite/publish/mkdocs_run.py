@@ -36,7 +36,10 @@ def run_mkdocs(
     mkdocs_log = logging.getLogger("mkdocs")
     mkdocs_log.addHandler(collector)
     try:
-        config = load_config(str(config_file), site_dir=str(site_dir), strict=strict)
+        # A dirty build always warns that it is one: strict, it would fail on that warning
+        # alone. Our collector is strict instead (it skips that one).
+        engine_strict = strict and not dirty
+        config = load_config(str(config_file), site_dir=str(site_dir), strict=engine_strict)
         config.plugins.on_startup(command=command, dirty=dirty)
         try:
             mkdocs_build(config, dirty=dirty)

@@ -330,6 +330,36 @@ def staged(content_dir: Path, site_dir: Path | None) -> Iterator[Swap]:
             swap.clear()
 
 
+_REMOVER = "import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, True)\n"
+"""What the process that removes discarded trees runs."""
+
+
+def discard(folders: list[Path], trash: Path) -> None:
+    """Move ``folders`` into ``trash`` and remove everything there in a process of its own,
+    which the build does not wait for: removing a site of thousands of files takes seconds (the
+    build cache's replaced trees: ``publish/build_cache.py``). A folder that cannot be moved
+    there (another file system) is left where it is."""
+    trash.mkdir(parents=True, exist_ok=True)
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rename(Path(tempfile.mkdtemp(prefix="old-", dir=trash)) / "tree")
+    gone = [str(path) for path in sorted(trash.iterdir())]
+    if not gone:
+        return
+    import subprocess
+
+    try:
+        subprocess.Popen(
+            [sys.executable, "-c", _REMOVER, *gone],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:  # no process to spare: the next build's removes them
+        return
+
+
 def recover(project: Project, site_dir: Path | None = None) -> None:
     """Finish swaps that a kill interrupted, then remove what earlier builds left behind.
 

@@ -104,6 +104,8 @@ class RenderJob:
     strict: bool
     gate: Any
     """An event the parent sets once the rest of the project is written."""
+    pieces: bool = False
+    """Keep the search pieces for the next build's dirty build (``publish/build_cache.py``)."""
 
 
 def run(
@@ -191,6 +193,7 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
         pages = _render(job, lambda done, total: report("games rendered", done, total))
         job.gate.wait()
         if job.site_dir is not None:
+            keep_pieces(job.pieces)
             page_progress.listen(report)
             started = time.perf_counter()
             run_mkdocs(job.root / "mkdocs.yml", job.site_dir, strict=job.strict)
@@ -230,11 +233,14 @@ def mkdocs_only(
     strict: bool,
     dirty: bool = False,
     command: str = "build",
+    pieces: bool = False,
 ) -> None:
-    """Child process: build one language with MkDocs (a preview's build)."""
+    """Child process: build one language with MkDocs (a preview's build, or an incremental
+    build's: ``pieces``, ``publish/incremental.py``)."""
     die_with_parent()
     started = time.perf_counter()
     try:
+        keep_pieces(pieces)
         run_mkdocs(Path(config_file), Path(site_dir), strict=strict, dirty=dirty, command=command)
         outcome = None
     except BuildError as error:
@@ -245,6 +251,15 @@ def mkdocs_only(
         outcome = [f"MkDocs build failed: {type(error).__name__}: {error}"]
     sender.send(Outcome(time.perf_counter() - started, outcome, 0, peak_kb()))
     sender.close()
+
+
+def keep_pieces(keep: bool) -> None:
+    """In a language's process: whether the ``rulesite`` plugin keeps the search pieces a
+    next, dirty build completes its index from (``engine/plugin.py``)."""
+    if keep:
+        from rulesite.engine import plugin
+
+        plugin.KEEP_PIECES = True
 
 
 def die_with_parent() -> None:

@@ -17,11 +17,14 @@ from tests.helpers import (
     CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
+    built_once,
+    copy_built,
     forgetting,
     make_project,
     real_games,
     recording,
     serve_site,
+    shared_temp,
 )
 
 INSTALL_HINT = (
@@ -29,18 +32,37 @@ INSTALL_HINT = (
 )
 
 
+def _build_real(folder: Path) -> None:
+    root = make_project(folder, games=real_games(), real_games=True)
+    build(Project(root))
+
+
 @pytest.fixture(scope="session")
 def real_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A copy of this repository's project (config, templates, real games), built once.
+    """A copy of this repository's project (config, templates, real games), built.
 
-    With RULESITE_TEST_EXTRA_GAME=1 the copy also holds the extra fixture game (tests/helpers.py).
+    Built once per run (``built_once``): xdist's workers each get a copy of that one build, which
+    their tests may rebuild in place. With RULESITE_TEST_EXTRA_GAME=1 the copy also holds the
+    extra fixture game (tests/helpers.py).
     """
-    root = make_project(
-        tmp_path_factory.mktemp("real") / "project", games=real_games(), real_games=True
-    )
-    project = Project(root)
-    build(project)
-    return project
+    built = built_once(shared_temp(tmp_path_factory), "real-project", _build_real)
+    return Project(copy_built(built, tmp_path_factory.mktemp("real") / "project"))
+
+
+def _build_fixture(folder: Path) -> None:
+    report = build(Project(make_project(folder / "project")))
+    (folder / "pages.txt").write_text(str(report.pages), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def built_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture project (``make_project``'s default game) built once per run, at
+    ``built_fixture / "project"``; ``pages.txt`` beside it holds the build's page count.
+
+    Shared by every worker (``built_once``): never use it in place (a build or ``assemble``
+    takes a lock file in it); copy it (``copy_built``) once per module and read or change that.
+    """
+    return built_once(shared_temp(tmp_path_factory), "fixture-project", _build_fixture)
 
 
 @pytest.fixture(scope="session")

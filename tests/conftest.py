@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -101,13 +102,25 @@ def page(browser) -> Iterator[object]:
     context.close()
 
 
+@contextlib.contextmanager
+def _module_view(
+    browser, viewport: dict[str, int], watch: Callable[[object], object], **options: object
+) -> Iterator[object]:
+    """A page in a context of its own, ``watch``-ed, that a module's tests share (each through
+    ``helpers.forgetting``, which restores ``viewport``); ``options`` go to the context."""
+    context = browser.new_context(viewport=viewport, **options)
+    try:
+        shared = watch(context.new_page())
+        shared.home_viewport = viewport
+        yield shared
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def _module_page(browser) -> Iterator[object]:
-    context = browser.new_context(viewport=DESKTOP)
-    shared = recording(context.new_page())
-    shared.home_viewport = DESKTOP
-    yield shared
-    context.close()
+    with _module_view(browser, DESKTOP, recording) as shared:
+        yield shared
 
 
 @pytest.fixture
@@ -138,11 +151,8 @@ def phone(browser) -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def _module_phone(browser) -> Iterator[object]:
-    context = browser.new_context(viewport=PHONE, accept_downloads=True)
-    shared = _watched(context.new_page())
-    shared.home_viewport = PHONE
-    yield shared
-    context.close()
+    with _module_view(browser, PHONE, _watched, accept_downloads=True) as shared:
+        yield shared
 
 
 @pytest.fixture

@@ -13,9 +13,11 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 
@@ -96,6 +98,21 @@ def accepting_dialogs(page) -> object:
 
         page.on("dialog", on_dialog)
     return page
+
+
+T = TypeVar("T")
+
+
+def poll_until(condition: Callable[[], T], what: str, timeout: float = 60, every: float = 0.3) -> T:
+    """The first true value of ``condition()``, asked every ``every`` seconds: for what another
+    process or thread brings about (a preview's rebuild); fails saying ``what`` after
+    ``timeout`` seconds. A wait, not a measure: the time is a ceiling no passing run nears."""
+    deadline = time.monotonic() + timeout
+    while not (found := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(what)
+        time.sleep(every)
+    return found
 
 
 def copy_project(root: Path, target: Path) -> Path:

@@ -173,3 +173,66 @@ def axe_script() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return AXE
+
+
+# --- Slowest test files first --------------------------------------------------------------------
+# xdist (`make test`: --dist loadfile) hands each worker whole files in collection order; a slow
+# file handed out last keeps one worker busy while the other has nothing left. So the files are
+# collected slowest first, by each file's seconds in the last full run (pytest's cache), and the
+# Makefile turns off xdist's own order (most tests first, which put the few-test build files last).
+
+MODULE_SECONDS = "rulesite/module-seconds"
+"""pytest's cache key: seconds each test file took (setup, call and teardown) in the last full
+run."""
+SLOW_WITHOUT_TIMINGS = (
+    "tests/test_build_safety.py",
+    "tests/test_serve.py",
+    "tests/test_incremental.py",
+    "tests/test_hostile_round3.py",
+    "tests/test_build.py",
+)
+"""The slowest files when this was written: first in a checkout with no timings yet (CI)."""
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each file's tests together and in their order, the slowest files first (never-timed files
+    first of all: they may be slow); without timings, SLOW_WITHOUT_TIMINGS first."""
+    seconds: dict[str, float] = config.cache.get(MODULE_SECONDS, {}) if config.cache else {}
+    if not seconds:
+        seconds = {
+            name: len(SLOW_WITHOUT_TIMINGS) - i for i, name in enumerate(SLOW_WITHOUT_TIMINGS)
+        }
+        unknown = 0.0
+    else:
+        unknown = float("inf")
+    first = {}
+    for index, item in enumerate(items):
+        first.setdefault(_module(item.nodeid), index)
+    items.sort(
+        key=lambda item: (-seconds.get(_module(item.nodeid), unknown), first[_module(item.nodeid)])
+    )
+
+
+_measured: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each file's seconds (under xdist, in the controlling process from the workers'
+    reports)."""
+    _measured[_module(report.nodeid)] = _measured.get(_module(report.nodeid), 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Keep the timings of a whole run (every file, no -k or -m) for the next run's order."""
+    config = session.config
+    whole = (
+        config.args_source is pytest.Config.ArgsSource.TESTPATHS
+        and not config.option.keyword
+        and not config.option.markexpr
+    )
+    if whole and config.cache is not None and not hasattr(config, "workerinput") and _measured:
+        config.cache.set(MODULE_SECONDS, {name: round(t, 1) for name, t in _measured.items()})

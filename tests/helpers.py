@@ -6,20 +6,20 @@ import atexit
 import contextlib
 import fcntl
 import functools
-import http.server
 import json
 import os
 import shutil
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TypeVar
 
 import yaml
+
+from bench import static_server
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -350,32 +350,10 @@ REAL = _real_root()
 """The real project's root: the repository, or its copy with the extra game (EXTRA_GAME_SWITCH)."""
 
 
-@contextlib.contextmanager
-def serve_site(site_dir: Path, mount: str = "rulesite") -> Iterator[str]:
-    """Serve ``site_dir`` at ``http://127.0.0.1:<port>/<mount>/``; yields that base URL."""
-    with tempfile.TemporaryDirectory() as root:
-        (Path(root) / mount).symlink_to(site_dir.resolve(), target_is_directory=True)
-        handler = functools.partial(_QuietHandler, directory=root)
-        server = _QuietServer(("127.0.0.1", 0), handler)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/{mount}/"
-        finally:
-            server.shutdown()
-
-
-class _QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request: object, client_address: object) -> None:
-        # A browser that navigates on closes its connections mid-file (a broken pipe): that is
-        # the reader's choice, not the site's fault, and its traceback only hides real output.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
+def serve_site(site_dir: Path, mount: str = "rulesite") -> contextlib.AbstractContextManager[str]:
+    """Serve ``site_dir`` at ``http://127.0.0.1:<port>/<mount>/``; yields that base URL (the
+    benchmark's server, ``scripts/bench/static_server.py``: one server for both)."""
+    return static_server.serve(site_dir, mount)
 
 
 class _ElementCollector(HTMLParser):

@@ -235,3 +235,33 @@ def test_a_filled_sheet_prints_as_typed_with_its_result(
         typed
     )
     assert display(phone, block) == ["none"]
+
+
+HEAD_LINES = """heads => heads.map(head => {
+  const range = document.createRange();
+  range.selectNodeContents(head);
+  const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+  return [head.textContent, tops.size, parseFloat(getComputedStyle(head).fontSize)];
+})"""
+"""Each column head of a pad: its text, the lines it takes, its font size."""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("calc_id", sorted(CALCS))
+def test_the_pad_column_heads_stay_on_one_line_at_a_phone_width(
+    phone, site_url, lang: str, calc_id: str
+) -> None:
+    phone.goto(score_page(site_url, lang, calc_id))
+    phone.emulate_media(media="print")
+    heads = f".rs-print[data-calculator='{calc_id}'] .rs-pad thead th"
+    at_phone = phone.eval_on_selector_all(heads, HEAD_LINES)
+    assert len(at_phone) == CALCS[calc_id].players.max + 1
+    assert [text for text, lines, _ in at_phone if lines != 1] == [], at_phone
+    # Paper is wider than a phone: there the heads keep the pad's own size (history.css).
+    phone.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 px per inch
+    try:
+        at_a4 = phone.eval_on_selector_all(heads, HEAD_LINES)
+    finally:
+        phone.set_viewport_size({"width": 360, "height": 740})
+    assert all(abs(size - 9.5 * 4 / 3) < 0.01 for _, _, size in at_a4), at_a4  # 9.5pt

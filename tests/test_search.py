@@ -44,8 +44,8 @@ def doc(location: str, title: str = "T", text: str = "body") -> dict[str, Any]:
     return {"location": location, "title": title, "text": text}
 
 
-HIDDEN_FIELDS = tuple(search_split.WORDS_FIELD)
-"""The fields the split adds: search words, never shown."""
+HIDDEN_FIELDS = (*search_split.WORDS_FIELD, search_split.RULING)
+"""The fields the split adds: search words, never shown, and a shard's mark of a ruling."""
 
 
 def without_hidden_fields(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -143,6 +143,13 @@ def test_pages_have_their_sections_words() -> None:
     # In a shard, every word of the sections' titles and texts too.
     shard = words_of(split.shards["clans"]["docs"], search_split.SECTIONS)
     assert shard["games/clans/"] == "平局 并列 strengths ties 平手 the war holds"
+
+
+def test_a_shard_marks_its_rulings_for_offline_search() -> None:
+    # The chunks mark a ruling in its postings; offline the worker reads the mark in the shard.
+    shards = search_split.split_index(SMALL, WORDS).shards
+    marked = [d["location"] for s in shards.values() for d in s["docs"] if search_split.RULING in d]
+    assert marked == ["games/legions/faq/#war"]
 
 
 def test_a_shard_has_the_words_its_text_lacks() -> None:

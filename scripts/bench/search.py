@@ -22,26 +22,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import gzip
-import http.server
 import json
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SCRIPTS = Path(__file__).resolve().parents[1]
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
 from bench.languages import LANGUAGES, site_folder  # noqa: E402
+from bench.static_server import serve  # noqa: E402
 from rulesite.engine import search_chunks  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -79,26 +78,41 @@ class Figure:
         )
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+def _gz(data: bytes) -> int:
+    return len(gzip.compress(data, compresslevel=9, mtime=0))
 
 
 @contextlib.contextmanager
-def serve(folder: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def phone_page(browser) -> Iterator[tuple[Any, list[Any]]]:
+    """A phone-sized page of a fresh context with its CPU slowed ``SLOWDOWN`` times, and the
+    requests it finishes (filled as it loads); the context closes on leaving."""
+    context = browser.new_context(viewport=PHONE)
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        page = context.new_page()
+        fetched: list[Any] = []
+        # A function of our own: Playwright marks its handlers, which a bound method refuses.
+        page.on("requestfinished", lambda request: fetched.append(request))
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
+        yield page, fetched
     finally:
-        server.shutdown()
-        server.server_close()
+        context.close()
 
 
-def _gz(data: bytes) -> int:
-    return len(gzip.compress(data, compresslevel=9, mtime=0))
+def downloaded(
+    fetched: list[Any], wanted: Callable[[str], bool], packed: tuple[str, ...] = ()
+) -> int:
+    """Bytes of the ``wanted`` requests' bodies, gzipped as a server would send them (those whose
+    URL ends with one of ``packed`` are compressed already: as they are)."""
+    total = 0
+    for request in fetched:
+        if not wanted(request.url):
+            continue
+        with contextlib.suppress(Exception):  # a body the browser no longer holds
+            response = request.response()
+            body = response.body() if response else b""
+            total += len(body) if request.url.endswith(packed) else _gz(body)
+    return total
 
 
 _TYPED = """() => {
@@ -121,32 +135,21 @@ _READY = """() => {
 
 def measure_chunks(base: str, lang: str, query: str, browser) -> Figure:
     """Type ``query`` into the language home page's search box, as a reader would."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    fetched: list = []
-    page.on("requestfinished", lambda request: fetched.append(request))
-    cdp = context.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
-    page.goto(base + site_folder(lang))
-    page.locator("label.md-header__button[for='__search']").click()
-    page.wait_for_function(_READY, timeout=60_000)
-    page.evaluate(_TYPED)
-    page.locator("input.md-search__input").fill(query)
-    page.keyboard.press("End")
-    try:
-        page.wait_for_function("() => window.__shown !== null", timeout=20_000)
-        took = page.evaluate("() => window.__shown - window.__typed")
-    except Exception:  # nothing found: no list to time
-        took = float("nan")
-    page.wait_for_timeout(300)
-    results = page.locator(".md-search-result__item").count()
-    total = 0
-    for request in fetched:
-        if "/search/" in request.url or "search-worker" in request.url:
-            response = request.response()
-            with contextlib.suppress(Exception):
-                total += _gz(response.body()) if response else 0
-    context.close()
+    with phone_page(browser) as (page, fetched):
+        page.goto(base + site_folder(lang))
+        page.locator("label.md-header__button[for='__search']").click()
+        page.wait_for_function(_READY, timeout=60_000)
+        page.evaluate(_TYPED)
+        page.locator("input.md-search__input").fill(query)
+        page.keyboard.press("End")
+        try:
+            page.wait_for_function("() => window.__shown !== null", timeout=20_000)
+            took = page.evaluate("() => window.__shown - window.__typed")
+        except Exception:  # nothing found: no list to time
+            took = float("nan")
+        page.wait_for_timeout(300)
+        results = page.locator(".md-search-result__item").count()
+        total = downloaded(fetched, lambda url: "/search/" in url or "search-worker" in url)
     return Figure("chunks", lang, query, results, took, total)
 
 
@@ -208,28 +211,17 @@ _PAGEFIND = """async ([query, fragments]) => {
 }"""
 
 
+PAGEFIND_PACKED = (".pf_meta", ".pf_index", ".pf_fragment", ".pagefind")
+"""Pagefind's index files are gzipped already; its scripts are not."""
+
+
 def measure_pagefind(base: str, site: Path, lang: str, query: str, browser) -> Figure:
     probe = site / f"pf-probe-{lang}.html"
     probe.write_text(f'<!doctype html><html lang="{lang}"><body></body></html>', encoding="utf-8")
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    fetched: list = []
-    page.on("requestfinished", lambda request: fetched.append(request))
-    cdp = context.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
-    page.goto(base + probe.name)
-    found = page.evaluate(_PAGEFIND, [query, FRAGMENTS])
-    total = 0
-    for request in fetched:
-        if "/pagefind/" not in request.url:
-            continue
-        response = request.response()
-        with contextlib.suppress(Exception):
-            body = response.body() if response else b""
-            # Pagefind's index files are gzipped already; its scripts are not.
-            packed = request.url.endswith((".pf_meta", ".pf_index", ".pf_fragment", ".pagefind"))
-            total += len(body) if packed else _gz(body)
-    context.close()
+    with phone_page(browser) as (page, fetched):
+        page.goto(base + probe.name)
+        found = page.evaluate(_PAGEFIND, [query, FRAGMENTS])
+        total = downloaded(fetched, lambda url: "/pagefind/" in url, PAGEFIND_PACKED)
     return Figure("pagefind", lang, query, found["n"], found["ms"], total)
 
 

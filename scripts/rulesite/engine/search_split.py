@@ -10,7 +10,8 @@ download small and the results of the game being read complete:
   terms are each game's search words already); a game's documents keep their location and title
   (page titles, rule titles, FAQ questions) and their search words, and lose their text;
 - a **shard** per game, ``search/shards/<slug>.json``: the game's documents whole
-  (``{"docs": [...]}``), with their search words.
+  (``{"docs": [...]}``), with their search words; a ruling (a section of the game's FAQ page)
+  says so (``"ruling": 1``), as the chunks mark it, so offline search weighs it alike.
 
 **Search words** (a hidden ``words`` field, searched like the text): every member of each
 glossary synonym group a document uses (a section saying 平手 is found by 平局 and 并列, one
@@ -58,6 +59,9 @@ DEFINES = "defines"
 """A field of a rule section's document: the words of the glossary terms it explains."""
 SECTIONS = "sections"
 """A field of a page's document: the words of its sections (``with_page_words``); never shown."""
+RULING = "ruling"
+"""In a shard, a ruling's document: ``1`` (the worker weighs rulings more for a question offline,
+as ``search_chunks`` marks them in the chunks online); not a field the search reads."""
 WORDS_FIELD = {
     NAMES: {"boost": 1000.0},
     WORDS: {"boost": 1.0},
@@ -98,6 +102,12 @@ def _is_kind(location: str, name: str) -> bool:
     return found is not None and found[0].name == name
 
 
+def is_ruling(location: str) -> bool:
+    """Whether ``location`` is a ruling: a section (``#anchor``) of a game's FAQ page."""
+    page, _, anchor = location.partition("#")
+    return bool(anchor) and _is_kind(page, "faq")
+
+
 def shard_path(slug: str) -> str:
     """A game's shard, relative to the language's site root."""
     return f"search/{SHARDS_DIR}/{slug}.json"
@@ -120,7 +130,10 @@ def split_index(
             site_docs.append(shortened(doc) if _titles_only(doc["location"]) else doc)
             continue
         site_docs.append(shortened(doc))
-        shards.setdefault(slug, []).append(without_text_words(doc, tokens))
+        shard_doc = without_text_words(doc, tokens)
+        if is_ruling(doc["location"]):
+            shard_doc = {**shard_doc, RULING: 1}
+        shards.setdefault(slug, []).append(shard_doc)
     site_docs = with_page_words(site_docs, tokens, full_text=False)
     return SplitIndex(
         site={**index, "config": config, "docs": finder.with_stems(site_docs)},

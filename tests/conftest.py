@@ -187,9 +187,12 @@ run."""
 SLOW_WITHOUT_TIMINGS = (
     "tests/test_build_safety.py",
     "tests/test_serve.py",
-    "tests/test_incremental.py",
+    "tests/test_search_queries.py",
+    "tests/test_calculator_browser.py",
+    "tests/test_offline_browser.py",
+    "tests/test_accessibility.py",
+    "tests/test_onetap_browser.py",
     "tests/test_hostile_round3.py",
-    "tests/test_build.py",
 )
 """The slowest files when this was written: first in a checkout with no timings yet (CI)."""
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,14 @@ from tests.helpers import (
     CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
+    built_once,
+    copy_built,
     forgetting,
     make_project,
     real_games,
     recording,
     serve_site,
+    shared_temp,
 )
 
 INSTALL_HINT = (
@@ -29,18 +33,37 @@ INSTALL_HINT = (
 )
 
 
+def _build_real(folder: Path) -> None:
+    root = make_project(folder, games=real_games(), real_games=True)
+    build(Project(root))
+
+
 @pytest.fixture(scope="session")
 def real_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    """A copy of this repository's project (config, templates, real games), built once.
+    """A copy of this repository's project (config, templates, real games), built.
 
-    With RULESITE_TEST_EXTRA_GAME=1 the copy also holds the extra fixture game (tests/helpers.py).
+    Built once per run (``built_once``): xdist's workers each get a copy of that one build, which
+    their tests may rebuild in place. With RULESITE_TEST_EXTRA_GAME=1 the copy also holds the
+    extra fixture game (tests/helpers.py).
     """
-    root = make_project(
-        tmp_path_factory.mktemp("real") / "project", games=real_games(), real_games=True
-    )
-    project = Project(root)
-    build(project)
-    return project
+    built = built_once(shared_temp(tmp_path_factory), "real-project", _build_real)
+    return Project(copy_built(built, tmp_path_factory.mktemp("real") / "project"))
+
+
+def _build_fixture(folder: Path) -> None:
+    report = build(Project(make_project(folder / "project")))
+    (folder / "pages.txt").write_text(str(report.pages), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def built_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture project (``make_project``'s default game) built once per run, at
+    ``built_fixture / "project"``; ``pages.txt`` beside it holds the build's page count.
+
+    Shared by every worker (``built_once``): never use it in place (a build or ``assemble``
+    takes a lock file in it); copy it (``copy_built``) once per module and read or change that.
+    """
+    return built_once(shared_temp(tmp_path_factory), "fixture-project", _build_fixture)
 
 
 @pytest.fixture(scope="session")
@@ -79,13 +102,25 @@ def page(browser) -> Iterator[object]:
     context.close()
 
 
+@contextlib.contextmanager
+def _module_view(
+    browser, viewport: dict[str, int], watch: Callable[[object], object], **options: object
+) -> Iterator[object]:
+    """A page in a context of its own, ``watch``-ed, that a module's tests share (each through
+    ``helpers.forgetting``, which restores ``viewport``); ``options`` go to the context."""
+    context = browser.new_context(viewport=viewport, **options)
+    try:
+        shared = watch(context.new_page())
+        shared.home_viewport = viewport
+        yield shared
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def _module_page(browser) -> Iterator[object]:
-    context = browser.new_context(viewport=DESKTOP)
-    shared = recording(context.new_page())
-    shared.home_viewport = DESKTOP
-    yield shared
-    context.close()
+    with _module_view(browser, DESKTOP, recording) as shared:
+        yield shared
 
 
 @pytest.fixture
@@ -116,11 +151,8 @@ def phone(browser) -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def _module_phone(browser) -> Iterator[object]:
-    context = browser.new_context(viewport=PHONE, accept_downloads=True)
-    shared = _watched(context.new_page())
-    shared.home_viewport = PHONE
-    yield shared
-    context.close()
+    with _module_view(browser, PHONE, _watched, accept_downloads=True) as shared:
+        yield shared
 
 
 @pytest.fixture
@@ -141,3 +173,69 @@ def axe_script() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return AXE
+
+
+# --- Slowest test files first --------------------------------------------------------------------
+# xdist (`make test`: --dist loadfile) hands each worker whole files in collection order; a slow
+# file handed out last keeps one worker busy while the other has nothing left. So the files are
+# collected slowest first, by each file's seconds in the last full run (pytest's cache), and the
+# Makefile turns off xdist's own order (most tests first, which put the few-test build files last).
+
+MODULE_SECONDS = "rulesite/module-seconds"
+"""pytest's cache key: seconds each test file took (setup, call and teardown) in the last full
+run."""
+SLOW_WITHOUT_TIMINGS = (
+    "tests/test_build_safety.py",
+    "tests/test_serve.py",
+    "tests/test_search_queries.py",
+    "tests/test_calculator_browser.py",
+    "tests/test_offline_browser.py",
+    "tests/test_accessibility.py",
+    "tests/test_onetap_browser.py",
+    "tests/test_hostile_round3.py",
+)
+"""The slowest files when this was written: first in a checkout with no timings yet (CI)."""
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each file's tests together and in their order, the slowest files first (never-timed files
+    first of all: they may be slow); without timings, SLOW_WITHOUT_TIMINGS first."""
+    seconds: dict[str, float] = config.cache.get(MODULE_SECONDS, {}) if config.cache else {}
+    if not seconds:
+        seconds = {
+            name: len(SLOW_WITHOUT_TIMINGS) - i for i, name in enumerate(SLOW_WITHOUT_TIMINGS)
+        }
+        unknown = 0.0
+    else:
+        unknown = float("inf")
+    first = {}
+    for index, item in enumerate(items):
+        first.setdefault(_module(item.nodeid), index)
+    items.sort(
+        key=lambda item: (-seconds.get(_module(item.nodeid), unknown), first[_module(item.nodeid)])
+    )
+
+
+_measured: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each file's seconds (under xdist, in the controlling process from the workers'
+    reports)."""
+    _measured[_module(report.nodeid)] = _measured.get(_module(report.nodeid), 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Keep the timings of a whole run (every file, no -k or -m) for the next run's order."""
+    config = session.config
+    whole = (
+        config.args_source is pytest.Config.ArgsSource.TESTPATHS
+        and not config.option.keyword
+        and not config.option.markexpr
+    )
+    if whole and config.cache is not None and not hasattr(config, "workerinput") and _measured:
+        config.cache.set(MODULE_SECONDS, {name: round(t, 1) for name, t in _measured.items()})

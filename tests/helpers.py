@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import functools
 import json
 import os
 import shutil
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 
@@ -96,11 +100,60 @@ def accepting_dialogs(page) -> object:
     return page
 
 
+T = TypeVar("T")
+
+
+def poll_until(condition: Callable[[], T], what: str, timeout: float = 60, every: float = 0.3) -> T:
+    """The first true value of ``condition()``, asked every ``every`` seconds: for what another
+    process or thread brings about (a preview's rebuild); fails saying ``what`` after
+    ``timeout`` seconds. A wait, not a measure: the time is a ceiling no passing run nears."""
+    deadline = time.monotonic() + timeout
+    while not (found := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(what)
+        time.sleep(every)
+    return found
+
+
 def copy_project(root: Path, target: Path) -> Path:
     """A copy of the project at ``root`` without its built site and generated projects: for a
     test that builds a shared project differently (another address), so that the shared one's
     content/ stays what its site/ was built from."""
     shutil.copytree(root, target, ignore=shutil.ignore_patterns("site", "content"))
+    return target
+
+
+def built_once(base: Path, name: str, make: Callable[[Path], None]) -> Path:
+    """``base/name``, made by ``make(folder)`` once for every process that asks: the first
+    makes it under a file lock, the others wait for it and get the same folder.
+
+    For what pytest-xdist's workers would each build alike (a build is seconds of MkDocs): pass
+    the run's shared temporary folder (``shared_temp``). Read the folder, never change it; a
+    test that changes or rebuilds it takes a copy (``copy_built``). A ``make`` that failed is
+    tried again by the next process that asks (and fails there alike).
+    """
+    folder, done = base / name, base / f"{name}.done"
+    base.mkdir(parents=True, exist_ok=True)
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            make(folder)
+            done.touch()
+    return folder
+
+
+def shared_temp(tmp_path_factory) -> Path:
+    """The temporary folder every process of this pytest run shares: xdist's workers each get a
+    folder below the run's own, a run without xdist has only its own."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def copy_built(folder: Path, target: Path) -> Path:
+    """A copy of a built project or site (``built_once``) that a test may change or rebuild: a
+    build writes no absolute path, so the copy is what building at ``target`` would give."""
+    shutil.copytree(folder, target, symlinks=True)
     return target
 
 

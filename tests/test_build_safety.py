@@ -23,7 +23,7 @@ from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
 from rulesite.publish.marker import read_marker
-from tests.helpers import make_project
+from tests.helpers import copy_built
 from tests.test_site import tree_digest
 
 RANK_BEFORE, RANK_AFTER = "bgg_rank: 9999", "bgg_rank: 9998"
@@ -57,6 +57,10 @@ def break_data(project: Project) -> None:
     game.write_text(game.read_text("utf-8").replace("bgg_rank: 99", "bgg_rank: x"), "utf-8")
 
 
+WRITTEN = ("site", "content", ".cache")
+"""What builds write in a project (and its .rulesite-* scratch): not what they read."""
+
+
 def reference_build(project: Project, where: Path) -> Project:
     """A copy of ``project`` (its current data) built normally: what a finished build gives."""
     copy = Project(where)
@@ -66,20 +70,57 @@ def reference_build(project: Project, where: Path) -> Project:
     return copy
 
 
+def sources(project: Project) -> dict[str, bytes]:
+    """Every file a build of ``project`` reads, by path in the project."""
+    return {
+        path.relative_to(project.root).as_posix(): path.read_bytes()
+        for path in sorted(project.root.rglob("*"))
+        if path.is_file()
+        and path.relative_to(project.root).parts[0] not in WRITTEN
+        and not path.relative_to(project.root).parts[0].startswith(".rulesite-")
+    }
+
+
+def reference_of(project: Project, reference: Project) -> Project:
+    """``reference`` (a finished build, shared by the module), once it is sure to be built from
+    what ``project`` holds now: a test then compares with it as with its own reference_build."""
+    assert sources(project) == sources(reference), "the shared reference is of other data"
+    return reference
+
+
+def published_copy(project: Project, target: Path) -> None:
+    """``target`` as ``build(project, site_dir=target)`` leaves it when nothing changed since
+    the project's own site was built: the same files (a build writes no absolute path), without
+    another MkDocs run. For tests whose subject is the next build into ``target``."""
+    copy_built(project.site_dir, target)
+
+
 @pytest.fixture(scope="module")
-def built_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The world below, built once per module (a build is the slow part; the tests change it)."""
+def built_world(built_fixture: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The world below, built once per run (a build is the slow part; the tests change it):
+    the shared built fixture project, with the files around it."""
     root = tmp_path_factory.mktemp("built") / "world"
-    project = make_project(root / "project")
+    project = copy_built(built_fixture / "project", root / "project")
     (project / "tests").mkdir()
     (project / "tests" / "test_mine.py").write_text("def test(): pass\n", "utf-8")
-    (project / "content").mkdir()  # in the repository, content/ always exists
+    assert (project / "content").is_dir()  # in the repository, content/ always exists
     (root / "foreign").mkdir()
     (root / "foreign" / "thesis.txt").write_text("years of work\n", "utf-8")
     (root / "notes.txt").write_text("a file\n", "utf-8")
     (root / "empty").mkdir()
-    build(Project(project))
     return root
+
+
+@pytest.fixture(scope="module")
+def changed_reference(built_world: Path, tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """What a finished build gives for the world's project with its rank changed once
+    (``change_rank``): built once for the tests that need it (``reference_of``)."""
+    project = Project(tmp_path_factory.mktemp("changed") / "project")
+    ignore = shutil.ignore_patterns("site", "content", ".rulesite-*")
+    shutil.copytree(built_world / "project", project.root, ignore=ignore)
+    change_rank(project)
+    build(project)
+    return project
 
 
 @pytest.fixture
@@ -229,7 +270,7 @@ def test_full_disk_beside_the_target_leaves_the_previous_site(
     project = Project(world / "project")
     other = world / "other-fs"
     target = other / "www"
-    build(project, site_dir=target)
+    published_copy(project, target)
     site_before, content_before = tree_digest(target), tree_digest(project.content_dir)
     change_rank(project)
 
@@ -283,7 +324,7 @@ def test_full_tmpfs_target_leaves_the_previous_site(world: Path) -> None:
         pytest.skip("cannot mount a tmpfs here (needs root); the simulated test covers this")
     try:
         target = mount / "www"
-        build(project, site_dir=target)
+        published_copy(project, target)
         site_before, content_before = tree_digest(target), tree_digest(project.content_dir)
         change_rank(project)
         with pytest.raises(BuildError) as caught:
@@ -395,13 +436,13 @@ def rulesite(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     [("site", "site"), ("site", "content"), ("../www", "site"), ("../www", "content")],
 )
 def test_kill_in_the_swap_is_finished_by_the_next_build_even_a_failing_one(
-    world: Path, tmp_path: Path, site_dir: str, killed_at: str
+    world: Path, changed_reference: Project, site_dir: str, killed_at: str
 ) -> None:
     """The old build left no site/ (or no content/) after a kill between two renames."""
     project = Project(world / "project")
     target = (project.root / site_dir).resolve()
     if site_dir != "site":
-        build(project, site_dir=target)
+        published_copy(project, target)
     change_rank(project)
     victim = target if killed_at == "site" else project.content_dir
     killed = subprocess.run(
@@ -412,7 +453,7 @@ def test_kill_in_the_swap_is_finished_by_the_next_build_even_a_failing_one(
     )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     assert not victim.exists()  # the state the kill left: one tree missing
-    reference = reference_build(project, tmp_path / "reference")
+    reference = reference_of(project, changed_reference)
     break_data(project)
     result = rulesite("build", cwd=project.root)  # fails on the data, and a different site folder
     assert result.returncode == 1, result.stderr
@@ -427,7 +468,7 @@ def test_sigkill_mid_build_leftovers_are_removed_by_the_next_build(world: Path, 
     """The old build's scratch folders were never removed after a SIGKILL."""
     project = Project(world / "project")
     target = world / "www"
-    build(project, site_dir=target)
+    published_copy(project, target)
     site_before, content_before = tree_digest(target), tree_digest(project.content_dir)
     change_rank(project)
     process = subprocess.Popen(
@@ -484,7 +525,7 @@ def test_second_build_exits_2_while_one_is_running(world: Path) -> None:
     assert tree_digest(project.site_dir) == site_before
 
 
-def test_builds_at_once_never_mix_or_trace_back(world: Path, tmp_path: Path) -> None:
+def test_builds_at_once_never_mix_or_trace_back(world: Path, changed_reference: Project) -> None:
     """The old builds shared .site.old: FileNotFoundError tracebacks, a site inside the site."""
     project = Project(world / "project")
     change_rank(project)
@@ -501,7 +542,7 @@ def test_builds_at_once_never_mix_or_trace_back(world: Path, tmp_path: Path) -> 
     results = [(p.wait(timeout=120), p.communicate()[1]) for p in processes]
     assert all(code in (0, 2) and "Traceback" not in err for code, err in results), results
     assert any(code == 0 for code, _ in results), results
-    reference = reference_build(project, tmp_path / "reference")
+    reference = reference_of(project, changed_reference)
     assert tree_digest(project.site_dir) == tree_digest(reference.site_dir)
     assert tree_digest(project.content_dir) == tree_digest(reference.content_dir)
     assert leftovers(project.root) == []

@@ -37,7 +37,7 @@ from rulesite.publish.marker import HEADER, MARKER, read_marker
 from rulesite.publish.site_folder import exchange
 from rulesite.scoring.payload import plain
 from rulesite.serve.server import Versions, make_server, open_server, parse_address
-from tests.helpers import REPO, extra_game_text, good_game_text, make_project
+from tests.helpers import REPO, copy_built, extra_game_text, good_game_text, make_project
 from tests.site_checks import search_files
 from tests.test_site import tree_digest
 
@@ -47,11 +47,12 @@ CALCULATOR_STATE = REPO / "templates" / "theme" / "assets" / "calculator-state.j
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A project built whole and one language at a time, plus an English part of other data."""
+def built(built_fixture: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A project built whole (the run's shared build) and one language at a time, plus an
+    English part of other data."""
     root = tmp_path_factory.mktemp("round3")
-    project = Project(make_project(root / "project"))
-    pages = {"whole": build(project).pages}
+    project = Project(copy_built(built_fixture / "project", root / "project"))
+    pages = {"whole": int((built_fixture / "pages.txt").read_text("utf-8"))}
     parts = {lang: root / f"part-{lang}" for lang in ("zh", "en")}
     for lang, folder in parts.items():
         pages[lang] = build(project, site_dir=folder, languages=(lang,)).pages

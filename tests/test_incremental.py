@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from rulesite.project import Project
 from rulesite.publish.build import build
 from rulesite.serve import preview as serve
 from rulesite.serve.watcher import Watcher
-from tests.helpers import good_game_text, make_project, other_game
+from tests.helpers import good_game_text, make_project, other_game, poll_until
 
 MARKER = ".rulesite-site"
 """The build's own record of the site folder: the preview writes none."""
@@ -90,95 +90,99 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         yield Session(project, preview, scratch, said)
 
 
-def test_a_faq_answer(session: Session) -> None:
-    session.edit("data/games/mini-game.yaml", "zh: 没有。", "zh: 没有上限。")
-    session.rebuild()
-    assert "没有上限" in session.page("games/mini-game/faq/index.html")
-    session.assert_like_a_build()
+def edit(relative: str, old: str, new: str) -> Callable[[Session], None]:
+    return lambda session: session.edit(relative, old, new)
 
 
-def test_a_rules_section(session: Session) -> None:
-    session.edit(
-        "data/games/mini-game.yaml",
-        "      en: Each player takes 5 cards.",
-        "      en: Each player draws 5 cards.",
-    )
-    session.rebuild()
-    assert "draws 5 cards" in session.page("en/games/mini-game/rules/index.html")
-    session.assert_like_a_build()
+def add_game(slug: str) -> Callable[[Session], None]:
+    return lambda session: (session.games / f"{slug}.yaml").write_text(other_game(slug), "utf-8")
 
 
-def test_a_card_summary(session: Session) -> None:
-    session.edit("data/games/mini-game.yaml", "zh: 两张规则、两条", "zh: 两节规则、两条")
-    session.rebuild()
-    assert "两节规则" in session.page("index.html")
-    session.assert_like_a_build()
+def delete_game(slug: str) -> Callable[[Session], None]:
+    return lambda session: (session.games / f"{slug}.yaml").unlink()
 
 
-def test_a_card_date_that_moves_the_build_date(session: Session) -> None:
+GAME = "data/games/mini-game.yaml"
+NEWER = (dt.date(2026, 1, 15) + dt.timedelta(days=5)).isoformat()
+"""A verification date after every other: the site's build date moves with it."""
+
+EDITS = [
+    # (the change, a page of the preview, a text it then shows: None when the page is gone)
+    pytest.param(
+        edit(GAME, "zh: 没有。", "zh: 没有上限。"),
+        "games/mini-game/faq/index.html",
+        "没有上限",
+        id="a-faq-answer",
+    ),
+    pytest.param(
+        edit(GAME, "      en: Each player takes 5 cards.", "      en: Each player draws 5 cards."),
+        "en/games/mini-game/rules/index.html",
+        "draws 5 cards",
+        id="a-rules-section",
+    ),
+    pytest.param(
+        edit(GAME, "zh: 两张规则、两条", "zh: 两节规则、两条"),
+        "index.html",
+        "两节规则",
+        id="a-card-summary",
+    ),
     # The newest verification date is the site's build date: every page's footer and sitemap.
-    newer = (dt.date(2026, 1, 15) + dt.timedelta(days=5)).isoformat()
-    session.edit(
-        "data/games/mini-game.yaml", "  verified: 2026-01-15\nintro", f"  verified: {newer}\nintro"
-    )
-    session.rebuild()
-    assert newer in session.page("games/mini-game/rules/index.html")
-    session.assert_like_a_build()
-
-
-def test_a_card_date_of_an_older_game(session: Session) -> None:
+    pytest.param(
+        edit(GAME, "  verified: 2026-01-15\nintro", f"  verified: {NEWER}\nintro"),
+        "games/mini-game/rules/index.html",
+        NEWER,
+        id="a-card-date-that-moves-the-build-date",
+    ),
     # Not the newest: the build date stays, only that game's check date moves.
-    session.edit(
-        "data/games/other-game.yaml",
-        "  verified: 2026-01-15\nintro",
-        "  verified: 2026-01-10\nintro",
-    )
-    session.rebuild()
-    assert "2026-01-10" in session.page("games/other-game/rules/index.html")
-    session.assert_like_a_build()
-
-
-def test_adding_a_game(session: Session) -> None:
-    (session.games / "third-game.yaml").write_text(other_game("third-game"), "utf-8")
-    session.rebuild()
-    assert "games/third-game/" in session.page("en/index.html")
-    session.assert_like_a_build()
-
-
-def test_deleting_a_game(session: Session) -> None:
-    (session.games / "other-game.yaml").unlink()
-    session.rebuild()
-    assert not (session.preview.site / "games" / "other-game").exists()
-    session.assert_like_a_build()
-
-
-def test_renaming_a_glossary_term_in_chinese(session: Session) -> None:
+    pytest.param(
+        edit(
+            "data/games/other-game.yaml",
+            "  verified: 2026-01-15\nintro",
+            "  verified: 2026-01-10\nintro",
+        ),
+        "games/other-game/rules/index.html",
+        "2026-01-10",
+        id="a-card-date-of-an-older-game",
+    ),
+    pytest.param(add_game("third-game"), "en/index.html", "games/third-game/", id="adding-a-game"),
+    pytest.param(delete_game("other-game"), "games/other-game", None, id="deleting-a-game"),
     # The Chinese terms are search's word list (jieba): every Chinese page is split anew.
-    session.edit(
-        "data/games/mini-game.yaml", "name: {zh: 平手, en: tie}", "name: {zh: 同分, en: tie}"
-    )
+    pytest.param(
+        edit(GAME, "name: {zh: 平手, en: tie}", "name: {zh: 同分, en: tie}"),
+        "glossary/mini-game/index.html",
+        "同分",
+        id="renaming-a-glossary-term-in-chinese",
+    ),
+    pytest.param(
+        edit(GAME, "name: {zh: 同分, en: tie}", "name: {zh: 同分, en: draw}"),
+        "en/glossary/mini-game/index.html",
+        "draw",
+        id="renaming-a-glossary-term-in-english",
+    ),
+    pytest.param(
+        edit(
+            "data/site.yaml",
+            "page_rules: {zh: 规则速查, en: Rules}",
+            "page_rules: {zh: 规则速查, en: Rules in short}",
+        ),
+        "en/games/mini-game/index.html",
+        "Rules in short",
+        id="a-label-in-site-yaml",
+    ),
+]
+"""One edit after another, in this order (each starts from the data the ones above left)."""
+
+
+@pytest.mark.parametrize(("change", "page", "shows"), EDITS)
+def test_an_edit_shows_and_the_preview_is_what_a_build_writes(
+    session: Session, change: Callable[[Session], None], page: str, shows: str | None
+) -> None:
+    change(session)
     session.rebuild()
-    assert "同分" in session.page("glossary/mini-game/index.html")
-    session.assert_like_a_build()
-
-
-def test_renaming_a_glossary_term_in_english(session: Session) -> None:
-    session.edit(
-        "data/games/mini-game.yaml", "name: {zh: 同分, en: tie}", "name: {zh: 同分, en: draw}"
-    )
-    session.rebuild()
-    assert "draw" in session.page("en/glossary/mini-game/index.html")
-    session.assert_like_a_build()
-
-
-def test_a_label_in_site_yaml(session: Session) -> None:
-    session.edit(
-        "data/site.yaml",
-        "page_rules: {zh: 规则速查, en: Rules}",
-        "page_rules: {zh: 规则速查, en: Rules in short}",
-    )
-    session.rebuild()
-    assert "Rules in short" in session.page("en/games/mini-game/index.html")
+    if shows is None:
+        assert not (session.preview.site / page).exists()
+    else:
+        assert shows in session.page(page)
     session.assert_like_a_build()
 
 
@@ -208,12 +212,8 @@ def test_two_edits_within_50_ms(session: Session) -> None:
 
 def _wait_until_quiet(done: list[float], quiet: float = 2.0, longest: float = 120.0) -> None:
     """Until a rebuild has finished and no other one followed for ``quiet`` seconds."""
-    deadline = time.monotonic() + longest
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        if done and time.monotonic() - done[-1] > quiet:
-            return
-    raise AssertionError("the watcher never settled")
+    settled = lambda: bool(done) and time.monotonic() - done[-1] > quiet  # noqa: E731
+    poll_until(settled, "the watcher never settled", timeout=longest, every=0.1)
 
 
 def test_a_failure_after_the_first_phase_is_made_good_by_the_next_rebuild(

@@ -17,7 +17,7 @@ import http.server
 import re
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -277,8 +277,10 @@ def test_a_failed_save_says_so(context, server: Server, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", sorted(TITLES))
-def test_every_ruling_links_to_the_feedback_address(context, server: Server, lang: str) -> None:
-    page = context.new_page()
+def test_every_ruling_links_to_the_feedback_address(
+    shared_phone, server: Server, lang: str
+) -> None:
+    page = shared_phone  # reads the page online: no worker or storage of its own needed
     page.goto(server.url + LANGS[lang] + f"games/{GAME}/faq/")
     links = page.locator(".rs-feedback a")
     rulings = page.locator("article h2[id]")
@@ -293,24 +295,48 @@ def test_every_ruling_links_to_the_feedback_address(context, server: Server, lan
         assert box["height"] >= 24
 
 
+@pytest.fixture(scope="module")
+def saved_view(browser, server: Server) -> Iterator[Callable[[str], object]]:
+    """A language's phone page whose worker has stored the fixture game (``open_and_store``),
+    in a profile of its own: made on first use, then shared by that language's axe checks of
+    both schemes (saving is the slow part; what the views show does not depend on the scheme).
+    """
+    pages: dict[str, object] = {}
+
+    def view(lang: str) -> object:
+        if lang not in pages:
+            server.down.clear()
+            context = browser.new_context(viewport=PHONE)
+            pages[lang] = open_and_store(context, server.url + LANGS[lang] + f"games/{GAME}/faq/")
+        return pages[lang]
+
+    yield view
+    for page in pages.values():
+        page.context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", sorted(TITLES))
 def test_the_new_views_pass_axe(
-    context, server: Server, axe_script, lang: str, scheme: str
+    saved_view, server: Server, axe_script, lang: str, scheme: str
 ) -> None:
     from tests.test_accessibility import serious_violations
 
     base = server.url + LANGS[lang]
-    page = open_and_store(context, base + f"games/{GAME}/faq/")
+    page = saved_view(lang)
     page.emulate_media(color_scheme=scheme)
-    for path in (f"games/{GAME}/faq/", f"games/{OTHER}/", "games/", ""):
-        page.goto(base + path)
-        page.wait_for_selector(".rs-offline, .rs-saved")
-        assert serious_violations(page, axe_script) == [], path
-    go_offline(context, server)
-    page.goto(base + f"games/{OTHER}/")
-    page.wait_for_selector("#saved a")
-    assert serious_violations(page, axe_script) == []
+    try:
+        for path in (f"games/{GAME}/faq/", f"games/{OTHER}/", "games/", ""):
+            page.goto(base + path)
+            page.wait_for_selector(".rs-offline, .rs-saved")
+            assert serious_violations(page, axe_script) == [], path
+        go_offline(page.context, server)
+        page.goto(base + f"games/{OTHER}/")
+        page.wait_for_selector("#saved a")
+        assert serious_violations(page, axe_script) == []
+    finally:  # online again for the other scheme's check and the module's other tests
+        page.context.set_offline(False)
+        server.down.clear()
 
 
 def test_without_the_worker_nothing_opens_offline(browser, server: Server) -> None:

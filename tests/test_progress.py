@@ -22,9 +22,14 @@ class Clock:
         return self.now
 
 
-def test_off_a_terminal_a_line_at_every_tenth_or_every_30_seconds() -> None:
+def progress(tty: bool) -> tuple[io.StringIO, Clock, Progress]:
+    """A build's progress written into a string, on a clock the test moves."""
     out, clock = io.StringIO(), Clock()
-    shown = Progress(out, tty=False, clock=clock)
+    return out, clock, Progress(out, tty=tty, clock=clock)
+
+
+def test_off_a_terminal_a_line_at_every_tenth_or_every_30_seconds() -> None:
+    out, clock, shown = progress(tty=False)
     shown.stage("building zh, en")
     for done in range(1, 101):
         clock.now += 0.01
@@ -43,8 +48,7 @@ def test_off_a_terminal_a_line_at_every_tenth_or_every_30_seconds() -> None:
 
 
 def test_on_a_terminal_one_line_is_rewritten_and_ended_by_the_next_stage() -> None:
-    out, clock = io.StringIO(), Clock()
-    shown = Progress(out, tty=True, clock=clock)
+    out, clock, shown = progress(tty=True)
     shown.stage("rendering zh, en")
     for done in range(1, 5):
         clock.now += 1

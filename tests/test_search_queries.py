@@ -72,6 +72,18 @@ TIES = (
 )
 """Where the rules say how ties are broken: 平局 may find any game's first."""
 
+SUPREMACY_TIE = (WONDERFUL + "faq/#supremacy-tie", WONDERFUL + "rules/#supremacy")
+QUESTIONS = [
+    ("平票怎么算", "how do ties work", TIES),
+    ("平局怎么办", "what happens on a tie", TIES),
+    ("战争强度怎么算", "what is war strength", NATIONS + "faq/#war-vs-battle"),
+    ("合约怎么交付", "how are contracts fulfilled", CLANS + "rules/#contracts"),
+    ("饥荒是什么", "how does famine work", NATIONS + "rules/#famine-shortage-books"),
+    ("黄金时代有什么用", "what do golden ages do", NATIONS + "rules/#golden-ages-and-advisors"),
+    ("生产优势平手怎么办", "who wins a supremacy tie", SUPREMACY_TIE),
+]
+"""A reader's question in each language (zh, en) and where the answer is: the same places."""
+
 TABLE: list[Query] = [
     # --- Chinese: glossary words kept whole, aliases as synonyms ------------------------------
     *rows(
@@ -197,38 +209,8 @@ TABLE: list[Query] = [
     *rows("en", 3, [("unrest", NATIONS + "rules/#production-and-turn-order")], start=CLANS),
     # --- Natural questions and compounds: question words are left out, a run of Han characters
     # is split into the index's words (平票怎么算: 平票 怎么 算) ---------------------------------
-    *rows(
-        "zh",
-        3,
-        [
-            ("平票怎么算", TIES),
-            ("平局怎么办", TIES),
-            ("战争强度怎么算", NATIONS + "faq/#war-vs-battle"),
-            ("合约怎么交付", CLANS + "rules/#contracts"),
-            ("饥荒是什么", NATIONS + "rules/#famine-shortage-books"),
-            ("黄金时代有什么用", NATIONS + "rules/#golden-ages-and-advisors"),
-            (
-                "生产优势平手怎么办",
-                (WONDERFUL + "faq/#supremacy-tie", WONDERFUL + "rules/#supremacy"),
-            ),
-        ],
-    ),
-    *rows(
-        "en",
-        3,
-        [
-            ("how do ties work", TIES),
-            ("what happens on a tie", TIES),
-            ("what is war strength", NATIONS + "faq/#war-vs-battle"),
-            ("how are contracts fulfilled", CLANS + "rules/#contracts"),
-            ("how does famine work", NATIONS + "rules/#famine-shortage-books"),
-            ("what do golden ages do", NATIONS + "rules/#golden-ages-and-advisors"),
-            (
-                "who wins a supremacy tie",
-                (WONDERFUL + "faq/#supremacy-tie", WONDERFUL + "rules/#supremacy"),
-            ),
-        ],
-    ),
+    *rows("zh", 3, [(zh, where) for zh, _, where in QUESTIONS]),
+    *rows("en", 3, [(en, where) for _, en, where in QUESTIONS]),
 ]
 """Hand-picked rows; the games' titles are added from the data (``title_rows``)."""
 

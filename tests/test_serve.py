@@ -9,7 +9,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from rulesite.publish.build import PreviewBuild, build
 from rulesite.serve import files
 from rulesite.serve import preview as serve
 from rulesite.serve.files import snapshot
-from tests.helpers import good_game_text, make_project, other_game
+from tests.helpers import good_game_text, make_project, other_game, poll_until
 
 
 def free_port() -> int:
@@ -34,18 +33,17 @@ def free_port() -> int:
 
 
 def wait_for(url: str, needle: str, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    last = ""
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                last = response.read().decode("utf-8")
-            if needle in last:
-                return last
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"{needle!r} never appeared at {url}")
+    """The page at ``url`` once it holds ``needle`` (the preview rebuilds in its own process)."""
+    return poll_until(lambda: _holding(url, needle), f"{needle!r} never appeared at {url}", timeout)
+
+
+def _holding(url: str, needle: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            text = response.read().decode("utf-8")
+    except OSError:
+        return None
+    return text if needle in text else None
 
 
 def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) -> None:
@@ -77,10 +75,11 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
         game.write_text(
             game.read_text("utf-8").replace("bgg_rank: 5555", "bgg_rank: many"), "utf-8"
         )
-        deadline = time.monotonic() + 30
-        while "card.bgg_rank" not in (tmp_path / "serve.log").read_text("utf-8"):
-            assert time.monotonic() < deadline, "the mistake was never reported"
-            time.sleep(0.3)
+        poll_until(
+            lambda: "card.bgg_rank" in (tmp_path / "serve.log").read_text("utf-8"),
+            "the mistake was never reported",
+            timeout=30,
+        )
         assert "#5555" in wait_for(url, "#5555")  # the last good page is still served
         replace_in(game, "bgg_rank: many", "bgg_rank: 6666")
         wait_for(url, "#6666")  # the fix shows

@@ -243,6 +243,11 @@ def table() -> list[Query]:
 
 ROWS = table()
 
+TABLE_GAMES = {game_of(where) for row in TABLE for where in row.places} - {None}
+"""The games the hand-picked rows are about. A game an editor adds may answer a question too
+(its own tie-breaker ruling for 平局): the hand rows pass over its hits, so they still check the
+order among the games they know; the title rows check every game's own."""
+
 
 def test_the_table_has_enough_rows_per_language() -> None:
     for lang in LANGS:
@@ -320,6 +325,8 @@ def test_search_returns_the_section(search_page, site_url, row: Query) -> None:
     page = search_page(root + row.start)
     links = result_links(page, row.text)
     found = [location(href, root) for href in links]
+    if row in TABLE:
+        found = [(where, h) for where, h in found if game_of(where) in (None, *TABLE_GAMES)]
     top = [where for where, _ in found[: row.within]]
     assert set(row.places) & set(top), (row.text, found[:5])
     # The first link highlights what was searched on the page it opens.

@@ -22,8 +22,10 @@ def test_interrupt_mid_build_leaves_the_previous_site(tmp_path: Path) -> None:
     (project.games_dir / "mini-game.yaml").write_text(
         (project.games_dir / "mini-game.yaml").read_text("utf-8").replace("9999", "9998"), "utf-8"
     )
+    # --clean: the path that writes every page beside the site (an edit built from the cache is
+    # too quick to interrupt; tests/test_build_cache.py kills that one).
     process = subprocess.Popen(
-        [sys.executable, "-m", "rulesite", "build"],
+        [sys.executable, "-m", "rulesite", "build", "--clean"],
         cwd=project.root,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -6,6 +6,7 @@ import atexit
 import contextlib
 import fcntl
 import functools
+import hashlib
 import json
 import os
 import shutil
@@ -378,3 +379,13 @@ if __name__ == "__main__":
     if sys.argv[1:2] != ["scoring-gallery"] or len(sys.argv) != 3:
         sys.exit("usage: python -m tests.helpers scoring-gallery DIR")
     print(make_gallery_project(Path(sys.argv[2])))
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (its path relative to it) and the SHA-256 of its bytes: two
+    builds compared file for file."""
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }

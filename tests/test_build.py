@@ -11,8 +11,7 @@ from pathlib import Path
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import make_project
-from tests.test_site import tree_digest
+from tests.helpers import make_project, tree_digest
 
 
 def test_interrupt_mid_build_leaves_the_previous_site(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ one line, the build clean and the same), a build is killed while it changes the 
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -30,7 +29,7 @@ from rulesite.project import Project
 from rulesite.publish import build_cache
 from rulesite.publish.build import build
 from rulesite.publish.progress import Progress
-from tests.helpers import good_game_text, make_project, other_game
+from tests.helpers import good_game_text, make_project, other_game, tree_digest
 
 GAME = "data/games/mini-game.yaml"
 
@@ -69,17 +68,12 @@ class Session:
 
     def assert_like(self, reference: Path) -> None:
         for folder in ("site", "content"):
-            expected, actual = tree(reference / folder), tree(self.project.root / folder)
+            expected, actual = (
+                tree_digest(reference / folder),
+                tree_digest(self.project.root / folder),
+            )
             assert sorted(expected.keys() ^ actual.keys()) == [], folder
             assert sorted(name for name in expected if expected[name] != actual[name]) == []
-
-
-def tree(folder: Path) -> dict[str, str]:
-    return {
-        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
 
 
 @pytest.fixture(scope="module")
@@ -162,11 +156,11 @@ def test_a_template_and_a_theme_file(session: Session) -> None:
 
 
 def test_invalid_data_leaves_the_site_and_the_cache(session: Session) -> None:
-    before = tree(session.project.site_dir)
+    before = tree_digest(session.project.site_dir)
     session.edit(GAME, "bgg_rank: 4321", "bgg_rank: many")
     with pytest.raises(DataError):
         session.build()
-    assert tree(session.project.site_dir) == before
+    assert tree_digest(session.project.site_dir) == before
     session.edit(GAME, "bgg_rank: many", "bgg_rank: 1234")
     assert "1 of 2 games changed" in session.build()  # the cache was still good
     session.assert_like_a_clean_build()

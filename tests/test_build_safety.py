@@ -23,8 +23,7 @@ from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
 from rulesite.publish.marker import read_marker
-from tests.helpers import copy_built
-from tests.test_site import tree_digest
+from tests.helpers import copy_built, tree_digest
 
 RANK_BEFORE, RANK_AFTER = "bgg_rank: 9999", "bgg_rank: 9998"
 

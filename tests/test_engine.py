@@ -14,9 +14,8 @@ from rulesite.engine.projects import language_projects
 from rulesite.errors import UsageError
 from rulesite.project import Project
 from rulesite.publish.build import assemble, build
-from tests.helpers import REAL, REPO, make_project
+from tests.helpers import REAL, REPO, make_project, tree_digest
 from tests.site_checks import search_files
-from tests.test_site import tree_digest
 
 LANGUAGES = load_site(Project(REAL)).codes
 """The real site's language codes (``languages:`` in data/site.yaml)."""

@@ -10,7 +10,6 @@ fails here, even when the page the editor looks at is right.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from rulesite.project import Project
 from rulesite.publish.build import build
 from rulesite.serve import preview as serve
 from rulesite.serve.watcher import Watcher
-from tests.helpers import good_game_text, make_project, other_game, poll_until
+from tests.helpers import good_game_text, make_project, other_game, poll_until, tree_digest
 
 MARKER = ".rulesite-site"
 """The build's own record of the site folder: the preview writes none."""
@@ -65,14 +64,6 @@ class Session:
         assert sorted(actual.keys() - expected.keys()) == []
         assert sorted(expected.keys() - actual.keys()) == []
         assert sorted(name for name in expected if expected[name] != actual[name]) == []
-
-
-def tree_digest(folder: Path) -> dict[str, str]:
-    return {
-        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
 
 
 @pytest.fixture(scope="module")

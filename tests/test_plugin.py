@@ -86,8 +86,7 @@ def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
     from rulesite.engine import plugin
     from rulesite.project import Project
     from rulesite.publish.build import build
-    from tests.helpers import make_project
-    from tests.test_site import tree_digest
+    from tests.helpers import make_project, tree_digest
 
     project = Project(make_project(tmp_path / "p", real_games=True, games={}))
     build(project, site_dir=tmp_path / "freed")

@@ -3,7 +3,6 @@ pages up."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import socket
@@ -23,7 +22,7 @@ from rulesite.publish.build import PreviewBuild, build
 from rulesite.serve import files
 from rulesite.serve import preview as serve
 from rulesite.serve.files import snapshot
-from tests.helpers import good_game_text, make_project, other_game, poll_until
+from tests.helpers import good_game_text, make_project, other_game, poll_until, tree_digest
 
 
 def free_port() -> int:
@@ -151,14 +150,6 @@ def previewing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Prev
     preview = serve.Preview(project, tmp_path / "preview")
     preview.start()
     yield Previewing(project, preview, said, tmp_path)
-
-
-def tree_digest(folder: Path) -> dict[str, str]:
-    return {
-        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
 
 
 def modified(folder: Path) -> dict[str, int]:

@@ -6,9 +6,7 @@ unchanged on the real site and on a copy of the project with one more game.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
@@ -17,7 +15,14 @@ from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import REAL, copy_project, extra_game_text, good_game_text, make_project
+from tests.helpers import (
+    REAL,
+    copy_project,
+    extra_game_text,
+    good_game_text,
+    make_project,
+    tree_digest,
+)
 from tests.site_checks import (
     LANGS,
     card_values,
@@ -148,14 +153,6 @@ def test_an_added_game_passes_every_site_check(tmp_path) -> None:
     assert {game.slug for game in catalog.games} == set(GAMES) | {"extra-game"}
     assert "extra-game" in {calc.id for game in catalog.games for calc in game.scoring}
     check_site(project.site_dir, catalog)
-
-
-def tree_digest(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def test_two_builds_are_identical(real_project: Project, tmp_path) -> None:

@@ -30,7 +30,7 @@ from rulesite.engine.search_split import dump, game_of
 from rulesite.pages import registry
 from tests.helpers import REPO
 from tests.site_checks import LANGS
-from tests.test_search_queries import ROWS, Query
+from tests.test_search_queries import ROWS, TABLE_GAMES, Query
 from tests.test_site import CATALOG
 
 WORKER = REPO / "templates" / "theme" / "assets" / "search-worker.js"
@@ -96,7 +96,9 @@ def test_natural_questions_find_their_sections_online_and_offline(
         texts = [row.text for row in asked]
         found = run_worker(site_dir, lang, texts, saved=games if saved else None)
         for row in asked:
-            top = [where for where, _ in found[row.text][: row.within]]
+            # A game the questions do not name (an editor's new one) may answer them too.
+            known = [w for w, _ in found[row.text] if game_of(w) in (None, *TABLE_GAMES)]
+            top = known[: row.within]
             if not set(row.places) & set(top):
                 missed.append((row.text, top))
     assert missed == []

@@ -21,6 +21,7 @@ from typing import TypeVar
 import yaml
 
 from bench import static_server
+from rulesite.publish.build_cache import CACHE_DIR, TRASH
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -119,8 +120,9 @@ def poll_until(condition: Callable[[], T], what: str, timeout: float = 60, every
 def copy_project(root: Path, target: Path) -> Path:
     """A copy of the project at ``root`` without its built site and generated projects: for a
     test that builds a shared project differently (another address), so that the shared one's
-    content/ stays what its site/ was built from."""
-    shutil.copytree(root, target, ignore=shutil.ignore_patterns("site", "content"))
+    content/ stays what its site/ was built from. Nor its build cache: the copy builds clean,
+    and the cache's trash may be going away under the copy (``copy_built``)."""
+    shutil.copytree(root, target, ignore=shutil.ignore_patterns("site", "content", ".cache"))
     return target
 
 
@@ -154,8 +156,22 @@ def shared_temp(tmp_path_factory) -> Path:
 def copy_built(folder: Path, target: Path) -> Path:
     """A copy of a built project or site (``built_once``) that a test may change or rebuild: a
     build writes no absolute path, so the copy is what building at ``target`` would give."""
-    shutil.copytree(folder, target, symlinks=True)
+    shutil.copytree(folder, target, symlinks=True, ignore=skipping())
     return target
+
+
+def skipping(*patterns: str) -> Callable[[str, list[str]], set[str]]:
+    """An ``ignore`` for ``shutil.copytree`` of a built project: the names matching
+    ``patterns``, and always the build cache's trash, which a process of its own removes after
+    a build (``publish/site_folder.discard``), maybe while the copy is being taken; no build
+    reads it."""
+    by_pattern = shutil.ignore_patterns(*patterns)
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        trash = {TRASH} if directory.endswith(CACHE_DIR) and TRASH in names else set()
+        return set(by_pattern(directory, names)) | trash
+
+    return ignore
 
 
 def make_project(

@@ -23,7 +23,7 @@ from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
 from rulesite.publish.marker import read_marker
-from tests.helpers import copy_built, tree_digest
+from tests.helpers import copy_built, skipping, tree_digest
 
 RANK_BEFORE, RANK_AFTER = "bgg_rank: 9999", "bgg_rank: 9998"
 
@@ -115,7 +115,7 @@ def changed_reference(built_world: Path, tmp_path_factory: pytest.TempPathFactor
     """What a finished build gives for the world's project with its rank changed once
     (``change_rank``): built once for the tests that need it (``reference_of``)."""
     project = Project(tmp_path_factory.mktemp("changed") / "project")
-    ignore = shutil.ignore_patterns("site", "content", ".rulesite-*")
+    ignore = skipping("site", "content", ".rulesite-*")
     shutil.copytree(built_world / "project", project.root, ignore=ignore)
     change_rank(project)
     build(project)

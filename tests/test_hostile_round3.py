@@ -43,6 +43,7 @@ from tests.helpers import (
     extra_game_text,
     good_game_text,
     make_project,
+    skipping,
     tree_digest,
 )
 from tests.site_checks import search_files
@@ -64,7 +65,7 @@ def built(built_fixture: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
         pages[lang] = build(project, site_dir=folder, languages=(lang,)).pages
     (root / "pages.txt").write_text(" ".join(f"{k}={v}" for k, v in pages.items()), "utf-8")
     changed = Project(root / "changed")
-    shutil.copytree(project.root, changed.root, ignore=shutil.ignore_patterns("site", "content"))
+    shutil.copytree(project.root, changed.root, ignore=skipping("site", "content"))
     game = changed.games_dir / "mini-game.yaml"
     game.write_text(game.read_text("utf-8").replace("bgg_rank: 9999", "bgg_rank: 9998"), "utf-8")
     build(changed, site_dir=root / "changed-en", languages=("en",))
@@ -79,7 +80,7 @@ def built(built_fixture: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
 
 
 def _copy(source: Path, target: Path) -> Path:
-    shutil.copytree(source, target, symlinks=True)
+    shutil.copytree(source, target, symlinks=True, ignore=skipping())
     return target
 
 
@@ -196,7 +197,7 @@ class TestSiteMarker:
     @pytest.fixture
     def project(self, built: dict[str, Path], tmp_path: Path) -> Project:
         copy = Project(tmp_path / "project")
-        shutil.copytree(built["project"], copy.root, ignore=shutil.ignore_patterns("content"))
+        shutil.copytree(built["project"], copy.root, ignore=skipping("content"))
         return copy
 
     def _folder_of_files(self, tmp_path: Path) -> Path:
@@ -630,7 +631,7 @@ class TestJiebaCache:
         # A word table in which Chinese is one word per character: search would change.
         (planted / "jieba.cache").write_bytes(marshal.dumps(({"迷": 1, "你": 1}, 2)))
         project = tmp_path / "p"
-        shutil.copytree(built["project"], project, ignore=shutil.ignore_patterns("site", "content"))
+        shutil.copytree(built["project"], project, ignore=skipping("site", "content"))
         result = subprocess.run(
             [sys.executable, "-m", "rulesite", "build"],
             cwd=project,
@@ -750,7 +751,7 @@ class TestAtomicSwap:
         self, built: dict[str, Path], tmp_path: Path
     ) -> None:
         project = Project(tmp_path / "p")
-        shutil.copytree(built["project"], project.root, symlinks=True)
+        shutil.copytree(built["project"], project.root, symlinks=True, ignore=skipping())
         game = project.games_dir / "mini-game.yaml"
         game.write_text(
             game.read_text("utf-8").replace("bgg_rank: 9999", "bgg_rank: 9996"), "utf-8"

@@ -18,6 +18,7 @@ from tests.helpers import (
     CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
+    SITE_URL,
     built_once,
     copy_built,
     forgetting,
@@ -48,6 +49,20 @@ def real_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """
     built = built_once(shared_temp(tmp_path_factory), "real-project", _build_real)
     return Project(copy_built(built, tmp_path_factory.mktemp("real") / "project"))
+
+
+def _build_addressed(folder: Path) -> None:
+    root = make_project(folder / "project", games=real_games(), real_games=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RULESITE_SITE_URL", SITE_URL)
+        build(Project(root), site_dir=folder / "site")
+
+
+@pytest.fixture(scope="session")
+def addressed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real project's site built with ``RULESITE_SITE_URL=SITE_URL`` (canonical links,
+    sitemaps, print footers), once per run for every worker (``built_once``): read it only."""
+    return built_once(shared_temp(tmp_path_factory), "addressed-site", _build_addressed) / "site"
 
 
 def _build_fixture(folder: Path) -> None:

@@ -48,6 +48,8 @@ EXTRA_GAME = REPO / "tests" / "fixtures" / "extra-game" / "extra-game.yaml"
 """A valid game with a calculator, whose slug and calculator id no real game uses."""
 EXTRA_IMAGES = EXTRA_GAME.parent / "images"
 """The extra game's pictures: ``make_project`` copies them to ``data/images/`` with the game."""
+SITE_URL = "https://example.org/boardgames/"
+"""The address (under a sub-path) the ``addressed_site`` fixture's build is published at."""
 GAME_SCHEMA_LINE = "# yaml-language-server: $schema=../schema/game.schema.json"
 """The first line of every file in ``data/games/``."""
 

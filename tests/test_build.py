@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import signal
 import subprocess
 import sys
@@ -11,12 +10,12 @@ from pathlib import Path
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import make_project, tree_digest
+from tests.helpers import copy_built, copy_project, make_project, tree_digest
 
 
-def test_interrupt_mid_build_leaves_the_previous_site(tmp_path: Path) -> None:
-    project = Project(make_project(tmp_path / "p"))
-    build(project)
+def test_interrupt_mid_build_leaves_the_previous_site(built_fixture: Path, tmp_path: Path) -> None:
+    # The run's one build of the fixture project (a copy: a build writes no absolute path).
+    project = Project(copy_built(built_fixture / "project", tmp_path / "p"))
     site_before, content_before = tree_digest(project.site_dir), tree_digest(project.content_dir)
     (project.games_dir / "mini-game.yaml").write_text(
         (project.games_dir / "mini-game.yaml").read_text("utf-8").replace("9999", "9998"), "utf-8"
@@ -44,13 +43,15 @@ def test_interrupt_mid_build_leaves_the_previous_site(tmp_path: Path) -> None:
     assert list(project.root.glob(".rulesite-*")) == []
 
 
-def test_builds_in_different_folders_are_byte_identical(tmp_path: Path) -> None:
-    first = Project(make_project(tmp_path / "one" / "project", real_games=True, games={}))
-    second_root = tmp_path / "elsewhere" / "deeper" / "copy"
-    shutil.copytree(first.root, second_root)
-    build(first)
-    build(Project(second_root))
-    assert tree_digest(first.site_dir) == tree_digest(second_root / "site")
+def test_builds_in_different_folders_are_byte_identical(
+    real_project: Project, tmp_path: Path
+) -> None:
+    # The first build is the run's shared one of the real project (built in another folder,
+    # tests/conftest.py); the second, of a copy of its sources deeper down, into a site folder of
+    # another name.
+    second = Project(copy_project(real_project.root, tmp_path / "elsewhere" / "deeper" / "copy"))
+    build(second, site_dir=second.root / "www")
+    assert tree_digest(real_project.site_dir) == tree_digest(second.root / "www")
 
 
 def test_source_date_epoch_sets_the_sitemap_date(tmp_path: Path, monkeypatch) -> None:

@@ -16,9 +16,7 @@ from urllib.parse import urljoin, urlparse
 import pytest
 
 from rulesite.engine import offline
-from rulesite.project import Project
-from rulesite.publish.build import build
-from tests.helpers import REPO, copy_project, elements
+from tests.helpers import REPO, SITE_URL, elements
 from tests.site_checks import LANGS, REAL_SITE, all_pages, game_page_paths, html_of, page_paths
 from tests.test_site import CATALOG
 
@@ -224,30 +222,22 @@ def test_without_a_site_url_no_page_claims_an_address(site_dir: Path) -> None:
         assert "<urlset" in sitemap and "<loc>" not in sitemap, prefix
 
 
-def test_with_a_site_url_the_sitemaps_list_its_addresses(
-    real_project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("RULESITE_SITE_URL", "https://example.org/boardgames/")
-    out = tmp_path / "site"
-    # A copy: built with an address, the score pages' Markdown changes (the pad's QR code), and
-    # the shared project's content/ must stay what its site/ was built from (test_search).
-    build(Project(copy_project(real_project.root, tmp_path / "project")), site_dir=out)
+def test_with_a_site_url_the_sitemaps_list_its_addresses(addressed_site: Path) -> None:
+    out = addressed_site  # the real project built with RULESITE_SITE_URL=SITE_URL
     for lang, prefix in LANGS.items():
         sitemap = (out / prefix / "sitemap.xml").read_text(encoding="utf-8")
         locations = re.findall(r"<loc>([^<]+)</loc>", sitemap)
-        expected = {
-            f"https://example.org/boardgames/{prefix}{p}" for p in page_paths(CATALOG.games)
-        }
+        expected = {f"{SITE_URL}{prefix}{p}" for p in page_paths(CATALOG.games)}
         assert expected <= set(locations), lang
         path = page_paths(CATALOG.games)[-1]
         head = html_of(out, lang, path).split("</head>", 1)[0]
-        canonical = f"https://example.org/boardgames/{prefix}{path}"
+        canonical = f"{SITE_URL}{prefix}{path}"
         assert f'<link rel="canonical" href="{canonical}">' in head
         assert f'<meta property="og:url" content="{canonical}">' in head
         # The print footer names the page by its published address.
         rules = f"games/{CATALOG.games[0].slug}/rules/"
         footer = html_of(out, lang, rules).split('class="rs-print-footer"', 1)[1]
-        address = f"https://example.org/boardgames/{prefix}{rules}"
+        address = f"{SITE_URL}{prefix}{rules}"
         assert f'<span class="rs-print-footer__address">{address}</span>' in footer
 
 

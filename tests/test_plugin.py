@@ -79,19 +79,20 @@ def test_a_deferred_build_leaves_search_and_the_offline_files_alone(tmp_path: Pa
 
 
 def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    real_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The plugin drops a page's Markdown once converted and its HTML once written (memory at
     1,000 games): titles, the navigation, every page and the offline lists stay the same."""
     from rulesite.engine import plugin
     from rulesite.project import Project
     from rulesite.publish.build import build
-    from tests.helpers import make_project, tree_digest
+    from tests.helpers import copy_project, tree_digest
 
-    project = Project(make_project(tmp_path / "p", real_games=True, games={}))
-    build(project, site_dir=tmp_path / "freed")
+    # Freed: the run's shared build of the real project (tests/conftest.py). Kept: a clean build
+    # of a copy of its sources (no build cache: every page goes through MkDocs).
     monkeypatch.setattr(plugin, "FREE_PAGES", False)
+    project = Project(copy_project(real_project.root, tmp_path / "p"))
     build(project, site_dir=tmp_path / "kept")
-    freed, kept = tree_digest(tmp_path / "freed"), tree_digest(tmp_path / "kept")
+    freed, kept = tree_digest(real_project.site_dir), tree_digest(tmp_path / "kept")
     assert freed == kept
     assert any(name.endswith("rules/index.html") for name in freed)

@@ -97,7 +97,7 @@ def fill(data: Any, key: str = "") -> Any:
 
 
 def test_once_filled_the_game_validates_and_builds(tmp_path: Path) -> None:
-    root = make_project(tmp_path / "p", games={}, real_games=True)
+    root = make_project(tmp_path / "p")  # beside the fixture game: a small build
     assert rulesite("new", "terra-nova", cwd=root).returncode == 0
     path = root / "data" / "games" / "terra-nova.yaml"
     data = fill(yaml.safe_load(path.read_text(encoding="utf-8")))

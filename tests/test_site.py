@@ -7,6 +7,7 @@ unchanged on the real site and on a copy of the project with one more game.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
@@ -17,7 +18,8 @@ from rulesite.project import Project
 from rulesite.publish.build import build
 from tests.helpers import (
     REAL,
-    copy_project,
+    SITE_URL,
+    copy_built,
     extra_game_text,
     good_game_text,
     make_project,
@@ -155,22 +157,10 @@ def test_an_added_game_passes_every_site_check(tmp_path) -> None:
     check_site(project.site_dir, catalog)
 
 
-def test_two_builds_are_identical(real_project: Project, tmp_path) -> None:
-    again = tmp_path / "again"
-    build(real_project, site_dir=again)
-    assert tree_digest(again) == tree_digest(real_project.site_dir)
-
-
-def test_works_under_any_site_url(real_project: Project, tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("RULESITE_SITE_URL", "https://example.org/boardgames/rules/")
-    out = tmp_path / "sub"
-    # A copy: with an address the score pages' Markdown changes (the pad's QR code).
-    build(Project(copy_project(real_project.root, tmp_path / "project")), site_dir=out)
+def test_works_under_any_site_url(addressed_site: Path) -> None:
+    out = addressed_site  # the real project built with RULESITE_SITE_URL=SITE_URL (a sub-path)
     html = html_of(out, "en", f"games/{SEED_GAME}/faq/")
-    assert (
-        f'rel="canonical" href="https://example.org/boardgames/rules/en/games/{SEED_GAME}/faq/"'
-        in html
-    )
+    assert f'rel="canonical" href="{SITE_URL}en/games/{SEED_GAME}/faq/"' in html
     assert 'href="../../../assets/' in html  # pages link to their language's assets relatively
     # Canonical links resolve like the pages' own (without a site URL there are none:
     # tests/test_offline.py).
@@ -179,9 +169,9 @@ def test_works_under_any_site_url(real_project: Project, tmp_path, monkeypatch) 
     assert urljoin(canonical, "../faq/").endswith(f"/en/games/{SEED_GAME}/faq/")
 
 
-def test_bad_data_leaves_the_previous_site_untouched(tmp_path) -> None:
-    project = Project(make_project(tmp_path / "p"))
-    build(project)
+def test_bad_data_leaves_the_previous_site_untouched(built_fixture: Path, tmp_path) -> None:
+    # The run's one build of the fixture project (a copy: a build writes no absolute path).
+    project = Project(copy_built(built_fixture / "project", tmp_path / "p"))
     before = tree_digest(project.site_dir)
     content_before = tree_digest(project.content_dir)
     broken = good_game_text().replace("bgg_rank: 9999", "bgg_rank: lots")

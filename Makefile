@@ -34,14 +34,17 @@ $(AXE): tests/a11y/package-lock.json
 	@if command -v npm >/dev/null; then cd tests/a11y && npm ci --no-audit --no-fund --silent; \
 	else echo "npm not found: accessibility tests will be skipped"; fi
 
-# TEST_WORKERS=auto: one worker per core. --dist loadfile keeps each test file
-# on one worker, so a file's module-scoped build is made once; the real site and the fixture
-# project (session fixtures) are built once per run and copied by each worker (tests/conftest.py).
-# Files go out slowest first (tests/conftest.py orders them by the last run's times), so xdist's
-# own order (most tests first) is turned off. pytest prints the time the suite took on its last
-# line. Three workers on two cores: the browser tests wait on Chromium and the server, so a
-# third keeps the cores busy (measured once each, under other engineers' load: 16 min 47 s with
-# 2, 13 min 34 s with 3, 2,570 tests; TEST_WORKERS=2 to compare again).
+# TEST_WORKERS=auto: one worker per core. --dist loadfile, as tests/conftest.py schedules it
+# (pytest_xdist_make_scheduler): each test file goes whole to one worker, so a file's
+# module-scoped build is made once, except the files listed in SPLIT there, whose tests are
+# handed out one by one (or by page kind) to whichever worker is free; the real site and the
+# fixture project (session fixtures) are built once per run and copied by each worker. Whole
+# files go out slowest first (by the last run's times), the split files' tests last, so no
+# worker is left alone with a long file at the end; xdist's own order (most tests first) is off.
+# pytest prints the time the suite took on its last line. Three workers on two cores: the
+# browser tests wait on Chromium and the server, so a third keeps the cores busy (measured once
+# each, under other engineers' load: 16 min 47 s with 2, 13 min 34 s with 3, 2,570 tests;
+# TEST_WORKERS=2 to compare again).
 TEST_WORKERS ?= 3
 test: setup lint $(AXE) test-js
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15

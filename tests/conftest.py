@@ -190,35 +190,93 @@ def axe_script() -> Path:
     return AXE
 
 
-# --- Slowest test files first --------------------------------------------------------------------
-# xdist (`make test`: --dist loadfile) hands each worker whole files in collection order; a slow
-# file handed out last keeps one worker busy while the other has nothing left. So the files are
-# collected slowest first, by each file's seconds in the last full run (pytest's cache), and the
-# Makefile turns off xdist's own order (most tests first, which put the few-test build files last).
+# --- Work for xdist's workers: whole files, and the fine-grained work last ----------------------
+# `make test` runs xdist with --dist loadfile, which here means (pytest_xdist_make_scheduler): a
+# worker is handed one group of tests at a time, and a group's tests run on one worker in
+# collection order. A test file is one group (its module-scoped builds and pages are made
+# once), except the files in SPLIT: their tests make nothing for the module that is costly to
+# make again, so each test (in test_accessibility, each page kind and language) is a group of
+# its own and the workers share the file. The whole files are handed out first, slowest first
+# (by each file's seconds in the last full run, pytest's cache); the split files' tests come
+# last and keep every worker busy to the end, so that no worker is left alone with a long file
+# (the tail) while the others idle.
 
 MODULE_SECONDS = "rulesite/module-seconds"
 """pytest's cache key: seconds each test file took (setup, call and teardown) in the last full
 run."""
 SLOW_WITHOUT_TIMINGS = (
-    "tests/test_build_safety.py",
-    "tests/test_serve.py",
-    "tests/test_search_queries.py",
-    "tests/test_calculator_browser.py",
-    "tests/test_offline_browser.py",
-    "tests/test_accessibility.py",
-    "tests/test_onetap_browser.py",
+    "tests/test_build_cache.py",
     "tests/test_hostile_round3.py",
+    "tests/test_incremental.py",
+    "tests/test_offline_browser.py",
+    "tests/test_table_details_browser.py",
 )
-"""The slowest files when this was written: first in a checkout with no timings yet (CI)."""
+"""The slowest whole files when this was written: first in a checkout with no timings (CI)."""
+
+
+def _each_test(nodeid: str) -> str:
+    return nodeid
+
+
+def _page_kind_and_language(nodeid: str) -> str:
+    # test_no_serious_violations[<scheme>-<kind>-<lang>]: one group per page kind and language,
+    # both colour schemes, as the pages axe checks are chosen once per kind and language in a
+    # worker (test_accessibility._CHOSEN).
+    name, _, params = nodeid.partition("[")
+    if not name.endswith("::test_no_serious_violations"):
+        return nodeid
+    return f"{name}[{params.split('-', 1)[1]}"
+
+
+SPLIT: dict[str, Callable[[str], str]] = {
+    # A fresh copy of the built world for each test; the one shared reference is built once
+    # per run (built_once).
+    "tests/test_build_safety.py": _each_test,
+    # Each test starts its own preview or server.
+    "tests/test_serve.py": _each_test,
+    # Each row is typed afresh; a worker opens its own search pages (search_page).
+    "tests/test_search_queries.py": _each_test,
+    "tests/test_accessibility.py": _page_kind_and_language,
+    # Browser files whose tests share a page only through shared_page / shared_phone (which
+    # clear what an earlier test left: helpers.forgetting) or take a fresh one (page, phone).
+    "tests/test_calculator_browser.py": _each_test,
+    "tests/test_calculator_result_browser.py": _each_test,
+    "tests/test_onetap_browser.py": _each_test,
+    "tests/test_browser.py": _each_test,
+    "tests/test_setup_checklist_browser.py": _each_test,
+    "tests/test_history_browser.py": _each_test,
+}
+"""Test files whose tests may run on different workers, and each test's group (by node id)."""
 
 
 def _module(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
+def work_group(nodeid: str) -> str:
+    """The group a test is handed to a worker with: its file, or SPLIT's choice."""
+    module = _module(nodeid)
+    return SPLIT[module](nodeid) if module in SPLIT else module
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: xdist may be off (-p no:xdist)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """--dist loadfile: xdist's scheduling by scope, with work_group's groups as the scopes."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_group(nodeid)
+
+    return ByGroup(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Each file's tests together and in their order, the slowest files first (never-timed files
-    first of all: they may be slow); without timings, SLOW_WITHOUT_TIMINGS first."""
+    """Each file's tests together and in their order: whole files first, the slowest first
+    (never-timed files first of all: they may be slow), then the split files' tests (SPLIT);
+    without timings, SLOW_WITHOUT_TIMINGS first."""
     seconds: dict[str, float] = config.cache.get(MODULE_SECONDS, {}) if config.cache else {}
     if not seconds:
         seconds = {
@@ -230,9 +288,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     first = {}
     for index, item in enumerate(items):
         first.setdefault(_module(item.nodeid), index)
-    items.sort(
-        key=lambda item: (-seconds.get(_module(item.nodeid), unknown), first[_module(item.nodeid)])
-    )
+
+    def order(item: pytest.Item) -> tuple[bool, float, int]:
+        module = _module(item.nodeid)
+        return module in SPLIT, -seconds.get(module, unknown), first[module]
+
+    items.sort(key=order)
 
 
 _measured: dict[str, float] = {}

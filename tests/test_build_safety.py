@@ -23,7 +23,7 @@ from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
 from rulesite.publish.marker import read_marker
-from tests.helpers import copy_built, skipping, tree_digest
+from tests.helpers import built_once, copy_built, shared_temp, skipping, tree_digest
 
 RANK_BEFORE, RANK_AFTER = "bgg_rank: 9999", "bgg_rank: 9998"
 
@@ -113,13 +113,17 @@ def built_world(built_fixture: Path, tmp_path_factory: pytest.TempPathFactory) -
 @pytest.fixture(scope="module")
 def changed_reference(built_world: Path, tmp_path_factory: pytest.TempPathFactory) -> Project:
     """What a finished build gives for the world's project with its rank changed once
-    (``change_rank``): built once for the tests that need it (``reference_of``)."""
-    project = Project(tmp_path_factory.mktemp("changed") / "project")
-    ignore = skipping("site", "content", ".rulesite-*")
-    shutil.copytree(built_world / "project", project.root, ignore=ignore)
-    change_rank(project)
-    build(project)
-    return project
+    (``change_rank``): built once per run (``built_once``: the file's tests may run on several
+    workers) for the tests that need it (``reference_of``). Read it only."""
+
+    def make(folder: Path) -> None:
+        project = Project(folder / "project")
+        ignore = skipping("site", "content", ".rulesite-*")
+        shutil.copytree(built_world / "project", project.root, ignore=ignore)
+        change_rank(project)
+        build(project)
+
+    return Project(built_once(shared_temp(tmp_path_factory), "changed-reference", make) / "project")
 
 
 @pytest.fixture

@@ -41,11 +41,12 @@ $(AXE): tests/a11y/package-lock.json
 # fixture project (session fixtures) are built once per run and copied by each worker. Whole
 # files go out slowest first (by the last run's times), the split files' tests last, so no
 # worker is left alone with a long file at the end; xdist's own order (most tests first) is off.
-# pytest prints the time the suite took on its last line. Three workers on two cores: the
-# browser tests wait on Chromium and the server, so a third keeps the cores busy (measured once
-# each, under other engineers' load: 16 min 47 s with 2, 13 min 34 s with 3, 2,570 tests;
-# TEST_WORKERS=2 to compare again).
-TEST_WORKERS ?= 3
+# pytest prints the time the suite took on its last line. Four workers on two cores: a browser
+# test mostly waits (on Chromium's timers, page loads, the server), so more workers keep the cores
+# busy (last session, 2 → 3 workers: 16 min 47 s → 13 min 34 s; this session, four browser files
+# alone under other engineers' load: 260 s with 2 workers at load 5, 269 s with 4 at load 20;
+# TEST_WORKERS=3 to compare again).
+TEST_WORKERS ?= 4
 test: setup lint $(AXE) test-js
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 

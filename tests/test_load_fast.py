@@ -121,3 +121,21 @@ def test_parse_reports_what_the_careful_builder_reports(text: str) -> None:
         return reader.parse_yaml_bytes(text.encode(), display)
 
     assert outcome(whole) == outcome(reader._careful_document)
+
+
+def test_the_nesting_shortcut_never_skips_a_line_that_nests_too_deep() -> None:
+    """check_text looks at each line's nesting only when some line could nest too deep
+    (model/base.py ``_MAYBE_DEEP``); random line starts, tabs and non-ASCII digits included."""
+    import random
+
+    from rulesite.model.base import _MAYBE_DEEP, MAX_NESTING, _nesting
+
+    pieces = ["> ", "- ", "+ ", "* ", "1. ", "12) ", "٣. ", "\t", "    ", ">", " ", "-", "a"]
+    rng = random.Random(17)
+    deep = 0
+    for _ in range(20_000):
+        line = "".join(rng.choice(pieces) for _ in range(rng.randint(6, 16))) + "x"
+        if _nesting(line) > MAX_NESTING:
+            deep += 1
+            assert _MAYBE_DEEP.search(f"first line\n{line}"), line
+    assert deep > 200

@@ -76,7 +76,7 @@ _INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0\u034f")
 
 _BLOCK_MARKER = re.compile(r" {0,3}(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]?")
 """One list or quote marker at the start of a (remaining) line."""
-_MAYBE_DEEP = re.compile(r"^[ \t>\-+*\d.)]{%d}" % (MAX_NESTING + 1), re.MULTILINE)
+_MAYBE_DEEP = re.compile(rf"^[ \t>\-+*\d.)]{{{MAX_NESTING + 1}}}", re.MULTILINE)
 """A line that could nest past MAX_NESTING: each level takes at least one character at its
 start (four columns of indent, a tab among them, or a marker such as ``>`` or ``1.``)."""
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesite.errors import DataError, Document
 from rulesite.load import reader
@@ -139,3 +142,42 @@ def test_the_nesting_shortcut_never_skips_a_line_that_nests_too_deep() -> None:
             deep += 1
             assert _MAYBE_DEEP.search(f"first line\n{line}"), line
     assert deep > 200
+
+
+def _agrees(text: str) -> None:
+    """The fast path reads ``text`` as the careful builder does, or leaves it to it."""
+    fast = fast_document(text, "f.yaml", reader.PARSER_LOADER, reader.MAX_DEPTH)
+    if fast is not None:
+        careful = _careful(text)
+        assert isinstance(careful, Document)
+        _same(fast, careful)
+
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=False),
+    st.text(max_size=20),
+    st.dates(),
+    st.sampled_from(["yes", "No", "~", "0x1F", "1_000", "2026-01-02", "-.inf", "TODO: x"]),
+)
+_DOCUMENTS = st.recursive(
+    _SCALARS,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DOCUMENTS, st.booleans())
+def test_random_documents_read_the_same(document: object, flow: bool) -> None:
+    _agrees(yaml.safe_dump(document, allow_unicode=True, default_flow_style=flow))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=list("ab1:-[]{},'\"!&*?#|>~ \n\t.yn%<@\\u"), max_size=60))
+def test_random_yaml_like_text_reads_the_same(text: str) -> None:
+    _agrees(text)

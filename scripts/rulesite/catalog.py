@@ -26,6 +26,7 @@ from rulesite.check.site import (
     language_list_problems,
     languages_context,
 )
+from rulesite.check.split import map_split, no_collection
 from rulesite.check.stubs import find_stubs
 from rulesite.check.terms import site_term_warnings, term_warnings
 from rulesite.errors import DataError, Document, Problem, format_path
@@ -88,8 +89,14 @@ def load_catalog(
 
     With ``cache``, a game file whose bytes, ``data/site.yaml`` and date are those of an earlier
     run is not parsed or checked again; the checks across files (slugs, calculator ids) always
-    run, and every file is read again.
+    run, and every file is read again. Without it, the game files are checked on two cores
+    where there are two (``check/split.py``).
     """
+    with no_collection():  # a million objects, none of them garbage: no collector passes
+        return _load_catalog(project, today, cache)
+
+
+def _load_catalog(project: Project, today: dt.date | None, cache: GameFileCache | None) -> Catalog:
     as_of = measuring_day(today)  # before `today` defaults: SOURCE_DATE_EPOCH must not move it
     today = today or dt.date.today()
     problems: list[Problem] = []
@@ -121,15 +128,14 @@ def load_catalog(
     problems.extend(strays)
     if not game_files:
         problems.append(Problem(project.display(project.games_dir), None, "", "no game files"))
-    for path in game_files:
-        display = _display(project, path)
-        raw = _read(project, path, display, problems)
-        if raw is None:
+    files = [_GameFile.read(project, path) for path in game_files]
+    check = _Check(games_site, site is None, today, cache, context)
+    checked_files = iter(check.all([f for f in files if f.raw is not None]))
+    for file in files:
+        problems.extend(file.problems)
+        if file.raw is None:
             continue
-        digest = _digest(raw)
-        checked = _checked(
-            raw, display, path.stem, games_site, site is None, today, cache, digest + context
-        )
+        checked = next(checked_files)
         problems.extend(checked.problems)
         doc, game = checked.document, checked.game
         if doc is None or game is None:
@@ -142,7 +148,7 @@ def load_catalog(
             problems.append(doc.problem(("slug",), f"slug {game.slug!r} is also used by {other}"))
             continue
         documents[game.slug] = doc
-        digests[game.slug] = _with_images(digest, game, images)
+        digests[game.slug] = _with_images(file.digest, game, images)
         games.append(game)
 
     problems.extend(check_slug_aliases(games, documents))
@@ -165,6 +171,53 @@ def load_catalog(
         as_of=as_of,
         warnings=tuple(sorted(warnings)),
     )
+
+
+@dataclass(frozen=True)
+class _GameFile:
+    """One game file as read: its bytes (None when it could not be read) and why not."""
+
+    display: str
+    stem: str
+    raw: bytes | None
+    problems: list[Problem]
+
+    @classmethod
+    def read(cls, project: Project, path: Path) -> _GameFile:
+        display, problems = _display(project, path), []
+        return cls(display, path.stem, _read(project, path, display, problems), problems)
+
+    @property
+    def digest(self) -> str:
+        return _digest(self.raw or b"")
+
+
+@dataclass(frozen=True)
+class _Check:
+    """What every game file is checked against; checks them, on two cores without a cache."""
+
+    site: SiteData | None
+    site_partial: bool
+    today: dt.date
+    cache: GameFileCache | None
+    context: str
+
+    def all(self, files: list[_GameFile]) -> list[CheckedGame]:
+        if self.cache is not None:  # the preview: few files change, each looked up
+            return [self.one(file) for file in files]
+        return map_split(self.one, files, [len(file.raw or b"") for file in files])
+
+    def one(self, file: _GameFile) -> CheckedGame:
+        raw = file.raw or b""
+
+        def check() -> CheckedGame:
+            return check_game_file(
+                raw, file.display, file.stem, self.site, self.today, self.site_partial
+            )
+
+        if self.cache is None:
+            return check()
+        return self.cache.get("checked", file.display, file.digest + self.context, check)
 
 
 def check_game_file(
@@ -252,22 +305,6 @@ def _sound_site(partial: SiteData | None) -> SiteData | None:
     except AttributeError:
         return None
     return partial
-
-
-def _checked(
-    raw: bytes,
-    display: str,
-    stem: str,
-    site: SiteData | None,
-    site_partial: bool,
-    today: dt.date,
-    cache: GameFileCache | None,
-    key: str,
-) -> CheckedGame:
-    def check() -> CheckedGame:
-        return check_game_file(raw, display, stem, site, today, site_partial)
-
-    return check() if cache is None else cache.get("checked", display, key, check)
 
 
 def _digest(raw: bytes) -> str:

@@ -209,20 +209,33 @@ def check_text_links(record: BaseModel, doc: Document, path: KeyPath = ()) -> li
     return problems
 
 
-def _texts(value: Any, path: KeyPath) -> Iterator[tuple[KeyPath, str]]:
-    """Every text of every language in a record, with its key path."""
+def _texts(value: Any, path: KeyPath) -> list[tuple[KeyPath, str]]:
+    """Every text of every language in a record, with its key path (in field order)."""
+    found: list[tuple[KeyPath, str]] = []
+    _texts_in(value, path, found)
+    return found
+
+
+_LEAVES = (str, int, float, bool, type(None), dt.date)
+"""Values that hold no text record: most of a record, skipped before a path is made."""
+
+
+def _texts_in(value: Any, path: KeyPath, found: list[tuple[KeyPath, str]]) -> None:
     if isinstance(value, Text):
-        for lang, text in value.root.items():
-            yield (*path, lang), text
-    elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from _texts(getattr(value, name, None), (*path, name))  # partial: may lack it
+        found.extend(((*path, lang), text) for lang, text in value.root.items())
+        return
+    if isinstance(value, BaseModel):
+        # A partial record may lack a field.
+        items: Any = ((name, getattr(value, name, None)) for name in type(value).model_fields)
     elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _texts(item, (*path, index))
+        items = enumerate(value)
     elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _texts(item, (*path, key))
+        items = value.items()
+    else:
+        return
+    for key, item in items:
+        if not isinstance(item, _LEAVES):
+            _texts_in(item, (*path, key), found)
 
 
 def _rule_references(game: Game) -> Iterator[tuple[KeyPath, str]]:

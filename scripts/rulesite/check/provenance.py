@@ -184,39 +184,60 @@ def _in_future(date: dt.date) -> str:
 def citations(record: BaseModel, path: KeyPath = ()) -> Iterator[tuple[KeyPath, Citation]]:
     """Every citation in a record, with its key path; whichever record holds it (rule
     sections, rulings, and records added later that cite sources too)."""
-    for name in type(record).model_fields:
-        value = getattr(record, name, None)  # a partial record may lack it
-        yield from _citations_in(value, (*path, name))
+    found: list[tuple[KeyPath, Citation]] = []
+    _citations_in_fields(record, path, found)
+    return iter(found)
 
 
-def _citations_in(value: object, path: KeyPath) -> Iterator[tuple[KeyPath, Citation]]:
+_LEAVES = (str, int, float, bool, type(None), dt.date, dict, Text)
+"""Values no citation is looked for in (the walks below run over every field of a game)."""
+
+
+def _fields(record: BaseModel) -> Iterator[tuple[str, object]]:
+    # A partial record may lack a field.
+    return ((name, getattr(record, name, None)) for name in type(record).model_fields)
+
+
+def _citations_in_fields(record: BaseModel, path: KeyPath, found: list) -> None:
+    for name, value in _fields(record):
+        if not isinstance(value, _LEAVES):
+            _citations_in(value, (*path, name), found)
+
+
+def _citations_in(value: object, path: KeyPath, found: list) -> None:
     if isinstance(value, Citation):
-        yield path, value
-    elif isinstance(value, Text):
-        return
+        found.append((path, value))
     elif isinstance(value, BaseModel):
-        yield from citations(value, path)
+        _citations_in_fields(value, path, found)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _citations_in(item, (*path, index))
+            if not isinstance(item, _LEAVES):
+                _citations_in(item, (*path, index), found)
 
 
-def _citing_lists(record: BaseModel, path: KeyPath = ()) -> Iterator[tuple[KeyPath, list]]:
+def _citing_lists(record: BaseModel, path: KeyPath = ()) -> list[tuple[KeyPath, list]]:
     """Every list of citations in a record, with its key path."""
-    for name in type(record).model_fields:
-        value = getattr(record, name, None)  # a partial record may lack it
-        yield from _lists_in(value, (*path, name))
+    found: list[tuple[KeyPath, list]] = []
+    _lists_in_fields(record, path, found)
+    return found
 
 
-def _lists_in(value: object, path: KeyPath) -> Iterator[tuple[KeyPath, list]]:
+def _lists_in_fields(record: BaseModel, path: KeyPath, found: list) -> None:
+    for name, value in _fields(record):
+        if not isinstance(value, _LEAVES):
+            _lists_in(value, (*path, name), found)
+
+
+def _lists_in(value: object, path: KeyPath, found: list) -> None:
     if isinstance(value, list):
         if value and all(isinstance(item, Citation) for item in value):
-            yield path, value
+            found.append((path, value))
             return
         for index, item in enumerate(value):
-            yield from _lists_in(item, (*path, index))
-    elif isinstance(value, BaseModel) and not isinstance(value, Text):
-        yield from _citing_lists(value, path)
+            if not isinstance(item, _LEAVES):
+                _lists_in(item, (*path, index), found)
+    elif isinstance(value, BaseModel):
+        _lists_in_fields(value, path, found)
 
 
 # --- Staleness -------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import typing
 from typing import Any
 
 from rulesite.errors import Document, KeyPath, Problem
@@ -19,20 +18,29 @@ def is_stub(value: object) -> bool:
 def find_stubs(doc: Document) -> list[Problem]:
     """A problem for every stub left in a parsed file, where it stands."""
     problems = []
-    for path, value in _scalars(doc.data, ()):
-        if is_stub(value):
-            hint = value.lstrip().removeprefix(STUB_MARKER).strip() or "fill it in"
-            message = f"still the stub written by rulesite new: {hint}"
-            problems.append(doc.problem(path, message))
+    for path, value in _stubs(doc.data, ()):
+        hint = value.lstrip().removeprefix(STUB_MARKER).strip() or "fill it in"
+        message = f"still the stub written by rulesite new: {hint}"
+        problems.append(doc.problem(path, message))
     return problems
 
 
-def _scalars(value: Any, path: KeyPath) -> typing.Iterator[tuple[KeyPath, Any]]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _scalars(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _scalars(item, (*path, index))
-    else:
-        yield path, value
+def _stubs(value: Any, path: KeyPath) -> list[tuple[KeyPath, str]]:
+    """Every stub in ``value`` with its path, in the file's order. It runs over every value of
+    every file, so a path is made only for a list or mapping, or for a stub."""
+    found: list[tuple[KeyPath, str]] = []
+    if is_stub(value):
+        found.append((path, value))
+    elif isinstance(value, (dict, list)):
+        _stubs_in(value, path, found)
+    return found
+
+
+def _stubs_in(value: dict[str, Any] | list[Any], path: KeyPath, found: list) -> None:
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(item, str):
+            if item.lstrip().startswith(STUB_MARKER):
+                found.append(((*path, key), item))
+        elif isinstance(item, (dict, list)):
+            _stubs_in(item, (*path, key), found)

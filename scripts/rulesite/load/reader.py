@@ -27,6 +27,7 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from rulesite.errors import DataError, Document, KeyPath, Problem, format_path
+from rulesite.load.fast import fast_document
 
 MAX_FILE_BYTES = 256_000
 """Data files are hand-written; anything larger is a mistake or an attack."""
@@ -210,6 +211,14 @@ def parse_yaml_bytes(raw: bytes, display: str) -> Document:
         line = _line_at(text, bad.start())
         message = f"{_char_name(bad.group())} is not allowed in YAML; remove it"
         raise DataError([Problem(display, line, "", message)])
+    fast = fast_document(text, display, PARSER_LOADER, MAX_DEPTH)
+    if fast is not None:  # plain YAML with nothing to refuse (load/fast.py)
+        return fast
+    return _careful_document(text, display)
+
+
+def _careful_document(text: str, display: str) -> Document:
+    """The document built event by event, every refusal and problem recorded."""
     builder = _Builder(display)
     try:
         for event in yaml.parse(text, Loader=PARSER_LOADER):

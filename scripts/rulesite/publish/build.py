@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gc
 import shutil
 import time
 from collections.abc import Iterator
@@ -120,13 +119,14 @@ def build(
         previous = cache.open(clean, publish.notice) if cache is not None else None
         count = _game_files(project)
         shown.stage(f"checking {count:,} game{'' if count == 1 else 's'}")
-        catalog = load_catalog(project)
+        # Held in a list so a clean build can take the only reference (see _records_only).
+        loaded = [load_catalog(project)]
         try:
             if cache is not None and previous is not None:
-                report = _incremental(project, catalog, cache, previous, target, shown, started)
+                report = _incremental(project, loaded[0], cache, previous, target, shown, started)
                 if report is not None:
                     return report
-            return _clean(project, catalog, cache, target, strict, languages, shown, started)
+            return _clean(project, loaded.pop(), cache, target, strict, languages, shown, started)
         except BaseException:
             if cache is not None and cache.touched:
                 cache.remove()  # a failed build's cache is not one to trust
@@ -276,11 +276,13 @@ def render_and_build(
 def _records_only(catalog: Catalog) -> Catalog:
     """The catalog without its documents: the line of every key, kept for messages, is no
     longer needed once the checks passed (at 1,000 games it is a third of the catalog's memory,
-    which every language process would inherit)."""
-    lean = dataclasses.replace(catalog, documents={})
-    del catalog
-    gc.collect()  # freed before the fork: the language processes reuse the space
-    return lean
+    which every language process would inherit).
+
+    The documents hold no reference cycles, so they are freed the moment the last reference
+    goes (the caller holds none): before the fork, and without a collector pass over the whole
+    catalog (``gc.collect()`` here cost over a second at 1,000 games and found only a little
+    garbage of the checks)."""
+    return dataclasses.replace(catalog, documents={})
 
 
 def _write_rest(

@@ -24,7 +24,7 @@ rebuild. On a change:
    changed), make the other generated files (word lists, feed, the JSON export: each game's
    records kept by its file's digest), write into ``content/`` the files whose bytes changed
    (the preview keeps their digests, not their bytes), and build each language that has a
-   changed file (``serve/plan.py``): a whole build when its settings (``mkdocs.yml``: site
+   changed file (``publish/plan.py``): a whole build when its settings (``mkdocs.yml``: site
    name, address, build date, navigation titles...) or its theme changed, else a dirty build of
    the changed games' pages and the changed site-wide pages, with the language's search index
    and offline lists; both languages at once, each in a forked process, as MkDocs' ``serve``
@@ -32,7 +32,7 @@ rebuild. On a change:
    ``engine/search_pieces.py``);
 4. copy what the builds wrote into ``site/``; the browser reloads.
 
-A dirty build writes the same HTML for a page as a whole build does (``serve/plan.py`` says
+A dirty build writes the same HTML for a page as a whole build does (``publish/plan.py`` says
 why), and after the second phase every file of ``site/`` is what a whole build writes
 (``tests/test_incremental.py``). Between the phases, the search index and offline lists are
 the previous ones, and a game page that links to a page first written in the second phase (a
@@ -71,11 +71,11 @@ from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
+from rulesite.publish.plan import Plan, group, page_output, plan_language, settings
 from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
 from rulesite.render.parallel import render_missing_in_parallel
 from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
 from rulesite.serve.overlay import Problems
-from rulesite.serve.plan import Plan, group, page_output, plan_language, settings
 from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
 from rulesite.terminal import printable

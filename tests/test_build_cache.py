@@ -52,9 +52,15 @@ class Session:
         path.write_text(text.replace(old, new), "utf-8")
 
     def build(self, clean: bool = False) -> str:
-        """Build (from the cache unless ``clean``); the progress lines."""
+        """Build (from the cache unless ``clean``); the progress lines. The manifest then lists
+        every file of the cache as a walk finds it (an incremental build reads again only what
+        it changed: ``BuildCache.restat``)."""
         shown = io.StringIO()
         build(self.project, progress=Progress(shown, tty=False), clean=clean)
+        kept = json.loads((self.cache / build_cache.MANIFEST).read_bytes())["files"]
+        assert kept == build_cache.BuildCache(self.project).stats()
+        # The replaced trees went to the cache's trash: nothing is left beside site/.
+        assert sorted(self.project.root.glob(".rulesite-*")) == []
         return shown.getvalue()
 
     def assert_like_a_clean_build(self) -> None:

@@ -11,14 +11,18 @@ Then, as the preview's second phase does (``serve/preview.py``), with the cache'
 
 1. every file of ``content/`` is compared by digest with the cached one; the manifest is
    deleted, then the changed files are written into the cache (new files, never in place);
-2. each language with a changed file is built by MkDocs: dirty, into a fresh folder that holds
-   the outputs of its unchanged pages and static files (hard links to the last site) and the
-   search pieces and offline lists the plugin completes (``engine/search_pieces.py``,
-   ``engine/offline.py``); every other file (the theme's, the search index, the sitemap, the
-   offline files) is written anew. A change to its settings, theme or search word list
-   (``mkdocs.yml``, ``theme/``, ``search-terms.txt``) builds the language whole;
+2. each language with a changed file is built by MkDocs, as the preview plans its builds
+   (``publish/plan.py``): dirty, into a fresh folder that holds the outputs of its unchanged
+   pages and static files (hard links to the last site) and the search pieces and offline
+   lists the plugin completes (``engine/search_pieces.py``, ``engine/offline.py``); every other
+   file (the theme's, the search index, the sitemap, the offline files) is written anew. A
+   change to its settings, theme or search word list (``mkdocs.yml``, ``theme/``,
+   ``search-terms.txt``) builds the language whole. Meanwhile this process links ``content/``
+   and the languages not rebuilt into the staged site;
 3. the site and ``content/`` are published as a clean build publishes them (staged, the marker,
-   the swap), their files linked from the cache; then the manifest is written.
+   the swap), their files linked from the cache; the trees they replace go to the cache's trash
+   (removed by a process of their own); then the manifest is written, reading again the sizes
+   and times of the cache's files this build changed only.
 
 The site is the one a clean build writes, byte for byte (``tests/test_build_cache.py``).
 """
@@ -52,6 +56,8 @@ from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish import workers
 from rulesite.publish.build_cache import (
+    CONTENT,
+    EXPORT,
     SITES,
     BuildCache,
     Manifest,
@@ -61,7 +67,7 @@ from rulesite.publish.build_cache import (
     write_new,
 )
 from rulesite.publish.marker import source_digest_of, write_marker
-from rulesite.publish.plan import Plan, page_output, plan_language, settings
+from rulesite.publish.plan import Plan, in_docs, page_output, plan_language, settings
 from rulesite.publish.progress import Progress
 from rulesite.publish.site_folder import discard
 from rulesite.publish.static_files import copy_static_files, static_files
@@ -179,9 +185,7 @@ def prepare(
     for lang in catalog.site.codes:
         files.update({f"{lang}/{THEME_DIR}/{path}": data for path, data in theme.items()})
     files.update(generated_files(project, catalog, exports))
-    for relative, text in pages.items():
-        lang, _, page = relative.partition("/")
-        files[f"{lang}/{DOCS_DIR}/{page}"] = text
+    files.update(in_docs(pages))
     files[".gitignore"] = CONTENT_GITIGNORE.encode("utf-8")
     update = _compare(files, previous, keyed.keys)
     if update is None:
@@ -359,10 +363,17 @@ def run(
         source = source_digest_of({k: bytes.fromhex(v) for k, v in update.digests.items()})
         write_marker(new_site, site.codes, source)
         swap.publish()
-    manifest = Manifest(update.keys, update.digests, languages=list(site.codes))
+    manifest = Manifest(update.keys, update.digests, previous.files, list(site.codes))
     manifest.environment = environment()
-    cache.keep_manifest(manifest, publish.notice)
+    cache.keep_manifest(manifest, publish.notice, _changed(update))
     return update.pages, {lang: seconds.get(lang, 0.0) for lang in site.codes}
+
+
+def _changed(update: Update) -> list[str]:
+    """What this build changed in the cache (paths relative to it): the files of ``content/``
+    written or removed, the export records and the sites of the languages built."""
+    written = [f"{CONTENT}/{relative}" for relative in (*update.writes, *update.removed)]
+    return [*written, EXPORT, *(f"{SITES}/{lang}" for lang in update.plans)]
 
 
 def _link_site(cache: BuildCache, language: Language, site: Path) -> None:

@@ -112,3 +112,17 @@ def settings(files: Mapping[str, str | bytes], lang: str) -> dict[str, Any]:
     except yaml.YAMLError:
         config = None
     return config if isinstance(config, dict) else {}
+
+
+def in_docs(pages: dict[str, str]) -> dict[str, str | bytes]:
+    """Rendered pages (``<lang>/<page>``) by their path under ``content/``."""
+    found: dict[str, str | bytes] = {}
+    for relative, text in pages.items():
+        lang, _, page = relative.partition("/")
+        found[f"{lang}/{DOCS_DIR}/{page}"] = text
+    return found
+
+
+def is_game_page(page: str) -> bool:
+    """Whether ``page`` (a path under ``docs/``) is one of a game's own pages."""
+    return group(page) != page

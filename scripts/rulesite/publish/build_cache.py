@@ -371,17 +371,35 @@ _NO_LINK = {errno.EXDEV, errno.EPERM, errno.EMLINK, errno.EOPNOTSUPP, errno.ENOT
 """Why a hard link may fail where a copy works (another file system, one without links)."""
 
 
-def link_tree(source: Path, target: Path, skip: frozenset[str] = frozenset()) -> None:
+def link_tree(source: Path, target: Path, skip: frozenset[str] = frozenset()) -> list[Linked]:
     """Give ``target`` every file of ``source`` (relative paths in ``skip`` left out): hard
-    links, copies where the file system has none. Never follows a link."""
-    for parent, _folders, names in os.walk(source):
-        base = Path(parent).relative_to(source)
-        destination = target / base
-        destination.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            if (base / name).as_posix() in skip:
+    links, copies where the file system has none. Never follows a link: a link (to a file or a
+    folder) or special file is linked as itself. What was linked, as ``Linked`` entries."""
+    linked: list[Linked] = []
+    target.mkdir(parents=True, exist_ok=True)
+    _link_folder(os.fspath(source), os.fspath(target), "", skip, linked)
+    return linked
+
+
+Linked = tuple[str, bool]
+"""A path ``link_tree`` linked (relative, ``/``-separated) and whether it is a regular file."""
+
+
+def _link_folder(
+    source: str, target: str, base: str, skip: frozenset[str], linked: list[Linked]
+) -> None:
+    with os.scandir(source) as entries:
+        for entry in entries:
+            relative = f"{base}{entry.name}"
+            if relative in skip:
                 continue
-            link_file(Path(parent, name), destination / name)
+            destination = os.path.join(target, entry.name)
+            if entry.is_dir(follow_symlinks=False):
+                os.makedirs(destination, exist_ok=True)
+                _link_folder(entry.path, destination, f"{relative}/", skip, linked)
+                continue
+            link_file(Path(entry.path), Path(destination))
+            linked.append((relative, entry.is_file(follow_symlinks=False)))
 
 
 def link_file(source: Path, target: Path) -> None:

@@ -60,6 +60,7 @@ from rulesite.publish.build_cache import (
     EXPORT,
     SITES,
     BuildCache,
+    Linked,
     Manifest,
     environment,
     link_file,
@@ -346,22 +347,25 @@ def run(
         assert swap.new_site is not None
         new_site = swap.new_site
 
+        linked: list[Linked] = []
+
         def link_unchanged() -> None:
             # While the changed languages build: content/ and every language not rebuilt.
             swap.new_content.rmdir()
             link_tree(cache.content, swap.new_content)
             for language in site.languages:
                 if language.code not in update.plans:
-                    _link_site(cache, language, new_site)
+                    linked.extend(_link_site(cache, language, new_site))
 
         seconds = build_languages(cache, update, link_unchanged)
         shown.stage("publishing")
         for language in site.languages:
             if language.code in update.plans:
-                _link_site(cache, language, new_site)
-        copy_static_files(project, static_files(project), new_site)
+                linked.extend(_link_site(cache, language, new_site))
+        extra = static_files(project)
+        copy_static_files(project, extra, new_site)
         source = source_digest_of({k: bytes.fromhex(v) for k, v in update.digests.items()})
-        write_marker(new_site, site.codes, source)
+        write_marker(new_site, site.codes, source, _listed(linked, extra))
         swap.publish()
     manifest = Manifest(update.keys, update.digests, previous.files, list(site.codes))
     manifest.environment = environment()
@@ -376,9 +380,19 @@ def _changed(update: Update) -> list[str]:
     return [*written, EXPORT, *(f"{SITES}/{lang}" for lang in update.plans)]
 
 
-def _link_site(cache: BuildCache, language: Language, site: Path) -> None:
-    """Link the cache's site of ``language`` where it lives in the published ``site``."""
-    link_tree(cache.site(language.code), site / site_path(language), frozenset({PIECES}))
+def _link_site(cache: BuildCache, language: Language, site: Path) -> list[Linked]:
+    """Link the cache's site of ``language`` where it lives in the published ``site``; what
+    was linked, relative to ``site``."""
+    prefix = site_path(language)
+    linked = link_tree(cache.site(language.code), site / prefix, frozenset({PIECES}))
+    return [(f"{prefix}{relative}", regular) for relative, regular in linked]
+
+
+def _listed(linked: list[Linked], extra: list[str]) -> tuple[list[str], list[str]]:
+    """The site's files and strays (``marker.site_files``), from what was linked and copied
+    into it: a published file is never written over, so each path is there once."""
+    files = sorted({relative for relative, regular in linked if regular} | set(extra))
+    return files, sorted(relative for relative, regular in linked if not regular)
 
 
 def describe(update: Update, games: int) -> str:

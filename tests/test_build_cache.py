@@ -26,7 +26,7 @@ import pytest
 
 from rulesite.errors import DataError
 from rulesite.project import Project
-from rulesite.publish import build_cache
+from rulesite.publish import build_cache, marker
 from rulesite.publish.build import build
 from rulesite.publish.progress import Progress
 from tests.helpers import good_game_text, make_project, other_game, tree_digest
@@ -52,9 +52,19 @@ class Session:
         path.write_text(text.replace(old, new), "utf-8")
 
     def build(self, clean: bool = False) -> str:
-        """Build (from the cache unless ``clean``); the progress lines."""
+        """Build (from the cache unless ``clean``); the progress lines. The manifest then lists
+        every file of the cache as a walk finds it (an incremental build reads again only what
+        it changed: ``BuildCache.restat``)."""
         shown = io.StringIO()
         build(self.project, progress=Progress(shown, tty=False), clean=clean)
+        kept = json.loads((self.cache / build_cache.MANIFEST).read_bytes())["files"]
+        assert kept == build_cache.BuildCache(self.project).stats()
+        # The replaced trees went to the cache's trash: nothing is left beside site/.
+        assert sorted(self.project.root.glob(".rulesite-*")) == []
+        # The marker lists what the site holds (an incremental build lists what it linked).
+        files, strays = marker.site_files(self.project.site_dir)
+        assert strays == []
+        assert marker.read_marker(self.project.site_dir).files == set(files) - {marker.MARKER}
         return shown.getvalue()
 
     def assert_like_a_clean_build(self) -> None:
@@ -81,6 +91,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     scratch = tmp_path_factory.mktemp("build-cache")
     games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
     project = Project(make_project(scratch / "p", games))
+    # A publisher's own file, copied into every site (publish/static_files.py).
+    (project.static_dir / "notes").mkdir(parents=True)
+    (project.static_dir / "notes" / "robots.txt").write_text("User-agent: *\n", "utf-8")
     build(project)
     yield Session(project, scratch)
 

@@ -13,12 +13,15 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import jinja2
 import pytest
 
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish.build import PreviewBuild, build
+from rulesite.render import parallel
 from rulesite.serve import files
 from rulesite.serve import preview as serve
 from rulesite.serve.files import snapshot
@@ -67,6 +70,8 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
             game.read_text("utf-8").replace("bgg_rank: 9999", "bgg_rank: 4321"), "utf-8"
         )
         wait_for(url, "#4321")
+        # The builds keep Material's compiled templates, as `rulesite build` does.
+        assert any((root / ".cache" / "jinja" / "theme").iterdir())
         game.write_text(
             game.read_text("utf-8").replace("bgg_rank: 4321", "bgg_rank: 5555"), "utf-8"
         )
@@ -198,6 +203,34 @@ def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
     ]
     previewing.assert_like_a_build()
     assert previewing.rebuild() == ["rulesite: no page changed"]
+
+
+def test_the_first_edit_finds_the_page_templates_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first build renders in forked processes (here even for two games); the preview then
+    # compiles the templates in its own, so the first edit's pages show as soon as the next's.
+    monkeypatch.setattr(parallel, "MIN_GAMES", 1)
+    monkeypatch.setattr(serve, "_say", lambda line: None)
+    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
+    project = Project(make_project(tmp_path / "p", games))
+    (tmp_path / "preview").mkdir()
+    preview = serve.Preview(project, tmp_path / "preview")
+    preview.start()
+    assert preview.cache.hits > 0  # the pages came from the forked processes
+    monkeypatch.setattr(parallel, "MIN_GAMES", 8)  # one game's edit renders here, as always
+    compiled: list[str | None] = []
+    real_compile = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any) -> Any:
+        compiled.append(name)
+        return real_compile(self, source, name, *a)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    replace_in(project.games_dir / "mini-game.yaml", "zh: 没有。", "zh: 没有上限。")
+    preview.update()
+    assert "没有上限" in (preview.site / "games/mini-game/faq/index.html").read_text("utf-8")
+    assert [name for name in compiled if name and name.endswith(".j2")] == []
 
 
 def test_a_change_to_one_page_rebuilds_every_page_of_its_game(previewing: Previewing) -> None:

@@ -33,7 +33,7 @@ import os
 import shutil
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -240,19 +240,43 @@ class BuildCache:
         counts as changed (its size -1)."""
         found: dict[str, list[int]] = {}
         for top in (CONTENT, SITES, EXPORT):
-            start = self.root / top
-            if start.is_file():
-                status = start.lstat()
-                found[top] = [status.st_size, status.st_mtime_ns]
-                continue
-            for parent, folders, names in os.walk(start):
-                base = Path(parent).relative_to(self.root).as_posix()
-                links = [name for name in folders if os.path.islink(os.path.join(parent, name))]
-                for name in names + links:
-                    status = os.lstat(os.path.join(parent, name))
-                    size = status.st_size if stat.S_ISREG(status.st_mode) else -1
-                    found[f"{base}/{name}"] = [size, status.st_mtime_ns]
+            self._stat_under(top, found)
         return found
+
+    def restat(self, before: dict[str, list[int]], changed: Iterable[str]) -> dict[str, list[int]]:
+        """``stats()`` of a cache whose files were ``before``, when only the paths ``changed``
+        (files or folders, relative to the cache) may differ now: those alone are read again.
+        A path left out makes the next build's check fail (a clean build), never a wrong one."""
+        changed = sorted(set(changed))
+        under = tuple(f"{path}/" for path in changed)
+        wanted = set(changed)
+        found = {
+            name: size_time
+            for name, size_time in before.items()
+            if name not in wanted and not name.startswith(under)
+        }
+        for path in changed:
+            self._stat_under(path, found)
+        return found
+
+    def _stat_under(self, relative: str, found: dict[str, list[int]]) -> None:
+        """Add the size and time of ``relative`` (a file) or of every file under it."""
+        start = self.root / relative
+        try:
+            status = start.lstat()
+        except FileNotFoundError:
+            return
+        if not stat.S_ISDIR(status.st_mode):
+            size = status.st_size if stat.S_ISREG(status.st_mode) else -1
+            found[relative] = [size, status.st_mtime_ns]
+            return
+        for parent, folders, names in os.walk(start):
+            base = Path(parent).relative_to(self.root).as_posix()
+            links = [name for name in folders if os.path.islink(os.path.join(parent, name))]
+            for name in names + links:
+                status = os.lstat(os.path.join(parent, name))
+                size = status.st_size if stat.S_ISREG(status.st_mode) else -1
+                found[f"{base}/{name}"] = [size, status.st_mtime_ns]
 
     # --- changing ----------------------------------------------------------------------------
 
@@ -288,19 +312,26 @@ class BuildCache:
         self.forget()
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def keep_manifest(self, manifest: Manifest, note: Note) -> None:
+    def keep_manifest(
+        self, manifest: Manifest, note: Note, changed: Iterable[str] | None = None
+    ) -> None:
         """``write``, once the site is published: a cache that cannot be written is one line
-        (the build succeeded), and the next build is clean."""
+        (the build succeeded), and the next build is clean. ``changed``: the paths an
+        incremental build changed (``manifest.files`` holds the last build's: ``restat``)."""
         try:
-            self.write(manifest)
+            if changed is not None:
+                manifest.files = self.restat(manifest.files, changed)
+            self.write(manifest, walk=changed is None)
         except OSError as error:
             note(f"note: build cache not kept ({printable(str(error))})")
             self.remove()
 
-    def write(self, manifest: Manifest) -> None:
+    def write(self, manifest: Manifest, walk: bool = True) -> None:
         """Write the manifest of what the cache now holds (last: temporary file, fsync,
-        rename)."""
-        manifest.files = self.stats()
+        rename); ``walk``: its files' sizes and times are read anew (else ``manifest.files``
+        holds them)."""
+        if walk:
+            manifest.files = self.stats()
         data: dict[str, Any] = {
             "format": FORMAT,
             "rulesite": code_version(),
@@ -340,17 +371,35 @@ _NO_LINK = {errno.EXDEV, errno.EPERM, errno.EMLINK, errno.EOPNOTSUPP, errno.ENOT
 """Why a hard link may fail where a copy works (another file system, one without links)."""
 
 
-def link_tree(source: Path, target: Path, skip: frozenset[str] = frozenset()) -> None:
+def link_tree(source: Path, target: Path, skip: frozenset[str] = frozenset()) -> list[Linked]:
     """Give ``target`` every file of ``source`` (relative paths in ``skip`` left out): hard
-    links, copies where the file system has none. Never follows a link."""
-    for parent, _folders, names in os.walk(source):
-        base = Path(parent).relative_to(source)
-        destination = target / base
-        destination.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            if (base / name).as_posix() in skip:
+    links, copies where the file system has none. Never follows a link: a link (to a file or a
+    folder) or special file is linked as itself. What was linked, as ``Linked`` entries."""
+    linked: list[Linked] = []
+    target.mkdir(parents=True, exist_ok=True)
+    _link_folder(os.fspath(source), os.fspath(target), "", skip, linked)
+    return linked
+
+
+Linked = tuple[str, bool]
+"""A path ``link_tree`` linked (relative, ``/``-separated) and whether it is a regular file."""
+
+
+def _link_folder(
+    source: str, target: str, base: str, skip: frozenset[str], linked: list[Linked]
+) -> None:
+    with os.scandir(source) as entries:
+        for entry in entries:
+            relative = f"{base}{entry.name}"
+            if relative in skip:
                 continue
-            link_file(Path(parent, name), destination / name)
+            destination = os.path.join(target, entry.name)
+            if entry.is_dir(follow_symlinks=False):
+                os.makedirs(destination, exist_ok=True)
+                _link_folder(entry.path, destination, f"{relative}/", skip, linked)
+                continue
+            link_file(Path(entry.path), Path(destination))
+            linked.append((relative, entry.is_file(follow_symlinks=False)))
 
 
 def link_file(source: Path, target: Path) -> None:

@@ -11,14 +11,18 @@ Then, as the preview's second phase does (``serve/preview.py``), with the cache'
 
 1. every file of ``content/`` is compared by digest with the cached one; the manifest is
    deleted, then the changed files are written into the cache (new files, never in place);
-2. each language with a changed file is built by MkDocs: dirty, into a fresh folder that holds
-   the outputs of its unchanged pages and static files (hard links to the last site) and the
-   search pieces and offline lists the plugin completes (``engine/search_pieces.py``,
-   ``engine/offline.py``); every other file (the theme's, the search index, the sitemap, the
-   offline files) is written anew. A change to its settings, theme or search word list
-   (``mkdocs.yml``, ``theme/``, ``search-terms.txt``) builds the language whole;
+2. each language with a changed file is built by MkDocs, as the preview plans its builds
+   (``publish/plan.py``): dirty, into a fresh folder that holds the outputs of its unchanged
+   pages and static files (hard links to the last site) and the search pieces and offline
+   lists the plugin completes (``engine/search_pieces.py``, ``engine/offline.py``); every other
+   file (the theme's, the search index, the sitemap, the offline files) is written anew. A
+   change to its settings, theme or search word list (``mkdocs.yml``, ``theme/``,
+   ``search-terms.txt``) builds the language whole. Meanwhile this process links ``content/``
+   and the languages not rebuilt into the staged site;
 3. the site and ``content/`` are published as a clean build publishes them (staged, the marker,
-   the swap), their files linked from the cache; then the manifest is written.
+   the swap), their files linked from the cache; the trees they replace go to the cache's trash
+   (removed by a process of their own); then the manifest is written, reading again the sizes
+   and times of the cache's files this build changed only.
 
 The site is the one a clean build writes, byte for byte (``tests/test_build_cache.py``).
 """
@@ -32,14 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
-
 from rulesite.catalog import Catalog
 from rulesite.engine.export import ExportCache
 from rulesite.engine.offline import LISTS
 from rulesite.engine.projects import (
     CONFIG_FILE,
     DOCS_DIR,
+    SEARCH_TERMS,
     THEME_DIR,
     configured_site_url,
     generated_files,
@@ -47,15 +50,17 @@ from rulesite.engine.projects import (
     theme_files,
 )
 from rulesite.engine.search_pieces import PIECES
-from rulesite.engine.search_words import SYNONYMS_FILE
-from rulesite.model import Game
+from rulesite.model import Game, Language
 from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish import workers
 from rulesite.publish.build_cache import (
+    CONTENT,
+    EXPORT,
     SITES,
     BuildCache,
+    Linked,
     Manifest,
     environment,
     link_file,
@@ -63,6 +68,7 @@ from rulesite.publish.build_cache import (
     write_new,
 )
 from rulesite.publish.marker import source_digest_of, write_marker
+from rulesite.publish.plan import Plan, in_docs, page_output, plan_language, settings
 from rulesite.publish.progress import Progress
 from rulesite.publish.site_folder import discard
 from rulesite.publish.static_files import copy_static_files, static_files
@@ -149,18 +155,8 @@ class Update:
     """Rendered pages of every language (kept or made anew)."""
     games_changed: int = 0
     """Games whose pages were rendered again, added or removed."""
-    plans: dict[str, LanguagePlan] = field(default_factory=dict)
+    plans: dict[str, Plan] = field(default_factory=dict)
     """The languages to build, by code."""
-
-
-@dataclass(frozen=True)
-class LanguagePlan:
-    lang: str
-    whole: bool
-    """Settings, theme or search words changed (or no cached site): a whole build."""
-    rebuild: frozenset[str] = frozenset()
-    """Paths under ``docs/`` whose outputs are made anew (changed files, and every page of a
-    game with a changed page: its pages link to each other's headings)."""
 
 
 def prepare(
@@ -190,9 +186,7 @@ def prepare(
     for lang in catalog.site.codes:
         files.update({f"{lang}/{THEME_DIR}/{path}": data for path, data in theme.items()})
     files.update(generated_files(project, catalog, exports))
-    for relative, text in pages.items():
-        lang, _, page = relative.partition("/")
-        files[f"{lang}/{DOCS_DIR}/{page}"] = text
+    files.update(in_docs(pages))
     files[".gitignore"] = CONTENT_GITIGNORE.encode("utf-8")
     update = _compare(files, previous, keyed.keys)
     if update is None:
@@ -200,7 +194,7 @@ def prepare(
     update.pages = len(pages)
     gone = {e for e in previous.render if e.startswith(f"{GAME_PAGES}:")} - set(games)
     update.games_changed = len(changed) + len(gone)
-    update.plans = _plans(catalog.site.codes, update, previous)
+    update.plans = _plans(catalog.site.codes, update, previous, files)
     return update
 
 
@@ -226,36 +220,24 @@ def _compare(
     return update
 
 
-def _plans(codes: tuple[str, ...], update: Update, previous: Manifest) -> dict[str, LanguagePlan]:
+def _plans(
+    codes: tuple[str, ...], update: Update, previous: Manifest, files: dict[str, str | bytes]
+) -> dict[str, Plan]:
+    """Each language's build, planned as the preview plans it (``publish/plan.py``); a
+    language the cache has no site of is built whole, and so is one whose search word list
+    changed (jieba splits every page anew: the kept search pieces would be stale)."""
     touched = set(update.writes) | update.removed
     plans = {}
     for lang in codes:
         mine = {path.removeprefix(f"{lang}/") for path in touched if path.startswith(f"{lang}/")}
-        if lang not in previous.languages:
-            plans[lang] = LanguagePlan(lang, whole=True)
-            continue
-        if not mine:
-            continue
-        docs = f"{DOCS_DIR}/"
-        if any(not path.startswith(docs) and path != SYNONYMS_FILE for path in mine):
-            plans[lang] = LanguagePlan(lang, whole=True)
-            continue
-        pages = {path.removeprefix(docs) for path in mine if path.startswith(docs)}
-        groups = {_group(page) for page in pages if page.endswith(".md")}
-        present = {
-            path.removeprefix(f"{lang}/{docs}")
-            for path in update.digests
-            if path.startswith(f"{lang}/{docs}")
-        }
-        again = {page for page in present if page.endswith(".md") and _group(page) in groups}
-        plans[lang] = LanguagePlan(lang, whole=False, rebuild=frozenset(pages | again))
+        docs = f"{lang}/{DOCS_DIR}/"
+        present = {path.removeprefix(docs) for path in update.digests if path.startswith(docs)}
+        stale = lang not in previous.languages
+        config = settings(files, lang)
+        plan = plan_language(lang, mine, present, config, stale, whole_for=(SEARCH_TERMS,))
+        if plan is not None:
+            plans[lang] = plan
     return plans
-
-
-def _group(page: str) -> str:
-    """Pages rebuilt together: a game's (its folder), or a page alone."""
-    slug = registry.game_slug(page)
-    return registry.GAME_FOLDER.format(slug=slug) if slug else page
 
 
 def write_content(cache: BuildCache, update: Update) -> None:
@@ -266,10 +248,15 @@ def write_content(cache: BuildCache, update: Update) -> None:
         write_new(cache.content / relative, data)
 
 
-def build_languages(cache: BuildCache, update: Update) -> dict[str, float]:
+def build_languages(
+    cache: BuildCache, update: Update, meanwhile: Callable[[], None] | None = None
+) -> dict[str, float]:
     """Build each planned language into a fresh folder, then put it in place of its cached
-    site; each language's MkDocs time. Raises BuildError with the languages' problems."""
+    site; each language's MkDocs time. ``meanwhile`` runs in this process while they build.
+    Raises BuildError with the languages' problems."""
     if not update.plans:
+        if meanwhile is not None:
+            meanwhile()
         return {}
     folders = {lang: cache.root / SITES / f".{lang}.next" for lang in update.plans}
     for lang, plan in update.plans.items():
@@ -292,7 +279,7 @@ def build_languages(cache: BuildCache, update: Update) -> dict[str, float]:
         )
         for lang, plan in update.plans.items()
     ]
-    outcomes = workers.run(jobs)
+    outcomes = workers.run(jobs, meanwhile=meanwhile)
     workers.problems_of(outcomes)
     discard([cache.site(lang) for lang in folders if cache.site(lang).exists()], cache.trash)
     for lang, folder in folders.items():
@@ -301,21 +288,22 @@ def build_languages(cache: BuildCache, update: Update) -> dict[str, float]:
     return {lang: outcome.seconds for lang, outcome in outcomes.items()}
 
 
-def _link_unchanged(cache: BuildCache, plan: LanguagePlan, update: Update, folder: Path) -> None:
+def _link_unchanged(cache: BuildCache, plan: Plan, update: Update, folder: Path) -> None:
     """Give a dirty build's folder what it keeps of the last site: the outputs of the pages and
     static files it does not make anew (links), and the files the plugin completes (the
     search pieces, moved; the offline lists, copied: the published site shares their file)."""
     old = cache.site(plan.lang)
     docs = cache.content / plan.lang / DOCS_DIR
-    directory_urls = _directory_urls(cache.content / plan.lang / CONFIG_FILE)
+    rebuild = set(plan.pages)
     prefix = f"{plan.lang}/{DOCS_DIR}/"
+    made: set[Path] = set()
     for relative in update.digests:
         if not relative.startswith(prefix):
             continue
         page = relative.removeprefix(prefix)
-        if page in plan.rebuild:
+        if page in rebuild:
             continue
-        output = page_output(page, directory_urls)
+        output = page_output(page, plan.use_directory_urls)
         source, kept = docs / page, old / output
         try:
             # MkDocs makes an output older than its source anew (writing into it): never link one.
@@ -323,25 +311,15 @@ def _link_unchanged(cache: BuildCache, plan: LanguagePlan, update: Update, folde
                 continue
         except FileNotFoundError:
             continue
-        (folder / output).parent.mkdir(parents=True, exist_ok=True)
-        link_file(kept, folder / output)
+        target = folder / output
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        link_file(kept, target)
     if (old / PIECES).is_file():
         (old / PIECES).rename(folder / PIECES)
     if (old / LISTS).is_file():
         shutil.copyfile(old / LISTS, folder / LISTS)
-
-
-def _directory_urls(config_file: Path) -> bool:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    config = yaml.load(config_file.read_bytes(), Loader=loader)
-    return not isinstance(config, dict) or config.get("use_directory_urls", True) is not False
-
-
-def page_output(page: str, use_directory_urls: bool) -> str:
-    """Where MkDocs writes ``page`` (a path under ``docs/``), relative to the site."""
-    from mkdocs.structure.files import File
-
-    return File(page, None, None, use_directory_urls).dest_uri
 
 
 def run(
@@ -363,23 +341,58 @@ def run(
     cache.forget()
     write_content(cache, update)
     cache.write_exports()
-    seconds = build_languages(cache, update)
-    shown.stage("publishing")
-    with publish.staged(project.content_dir, target) as swap:
+    # The trees this build replaces go to the cache's trash, removed by a process of their
+    # own: removing thousands of links took longer than making them.
+    with publish.staged(project.content_dir, target, cache.trash) as swap:
         assert swap.new_site is not None
-        swap.new_content.rmdir()
-        link_tree(cache.content, swap.new_content)
+        new_site = swap.new_site
+
+        linked: list[Linked] = []
+
+        def link_unchanged() -> None:
+            # While the changed languages build: content/ and every language not rebuilt.
+            swap.new_content.rmdir()
+            link_tree(cache.content, swap.new_content)
+            for language in site.languages:
+                if language.code not in update.plans:
+                    linked.extend(_link_site(cache, language, new_site))
+
+        seconds = build_languages(cache, update, link_unchanged)
+        shown.stage("publishing")
         for language in site.languages:
-            folder = swap.new_site / site_path(language)
-            link_tree(cache.site(language.code), folder, frozenset({PIECES}))
-        copy_static_files(project, static_files(project), swap.new_site)
+            if language.code in update.plans:
+                linked.extend(_link_site(cache, language, new_site))
+        extra = static_files(project)
+        copy_static_files(project, extra, new_site)
         source = source_digest_of({k: bytes.fromhex(v) for k, v in update.digests.items()})
-        write_marker(swap.new_site, site.codes, source)
+        write_marker(new_site, site.codes, source, _listed(linked, extra))
         swap.publish()
-    manifest = Manifest(update.keys, update.digests, languages=list(site.codes))
+    manifest = Manifest(update.keys, update.digests, previous.files, list(site.codes))
     manifest.environment = environment()
-    cache.keep_manifest(manifest, publish.notice)
+    cache.keep_manifest(manifest, publish.notice, _changed(update))
     return update.pages, {lang: seconds.get(lang, 0.0) for lang in site.codes}
+
+
+def _changed(update: Update) -> list[str]:
+    """What this build changed in the cache (paths relative to it): the files of ``content/``
+    written or removed, the export records and the sites of the languages built."""
+    written = [f"{CONTENT}/{relative}" for relative in (*update.writes, *update.removed)]
+    return [*written, EXPORT, *(f"{SITES}/{lang}" for lang in update.plans)]
+
+
+def _link_site(cache: BuildCache, language: Language, site: Path) -> list[Linked]:
+    """Link the cache's site of ``language`` where it lives in the published ``site``; what
+    was linked, relative to ``site``."""
+    prefix = site_path(language)
+    linked = link_tree(cache.site(language.code), site / prefix, frozenset({PIECES}))
+    return [(f"{prefix}{relative}", regular) for relative, regular in linked]
+
+
+def _listed(linked: list[Linked], extra: list[str]) -> tuple[list[str], list[str]]:
+    """The site's files and strays (``marker.site_files``), from what was linked and copied
+    into it: a published file is never written over, so each path is there once."""
+    files = sorted({relative for relative, regular in linked if regular} | set(extra))
+    return files, sorted(relative for relative, regular in linked if not regular)
 
 
 def describe(update: Update, games: int) -> str:
@@ -391,6 +404,6 @@ def describe(update: Update, games: int) -> str:
     return f"{update.games_changed:,} of {games:,} games changed; {what}"
 
 
-def _pages(plan: LanguagePlan) -> str:
-    count = sum(page.endswith(".md") for page in plan.rebuild)
+def _pages(plan: Plan) -> str:
+    count = plan.markdown_pages
     return f"{count} page{'' if count == 1 else 's'}"

@@ -60,9 +60,16 @@ class SiteMarker:
         return "\n".join(lines) + "\n"
 
 
-def write_marker(site: Path, languages: tuple[str, ...], source: str) -> SiteMarker:
-    """Write the marker of the finished site in ``site``: its languages, source and files."""
-    files, strays = site_files(site)
+def write_marker(
+    site: Path,
+    languages: tuple[str, ...],
+    source: str,
+    listed: tuple[list[str], list[str]] | None = None,
+) -> SiteMarker:
+    """Write the marker of the finished site in ``site``: its languages, source and files.
+    ``listed``: its files and strays as ``site_files`` gives them, known to the build that
+    put them there (else ``site`` is walked)."""
+    files, strays = listed if listed is not None else site_files(site)
     if strays:  # a build writes regular files only; one that did not is a bug, not the data
         raise RuntimeError(f"the built site holds a link or special file: {strays[0]}")
     marker = SiteMarker(languages, source, frozenset(files) - {MARKER})

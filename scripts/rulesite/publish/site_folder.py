@@ -304,22 +304,27 @@ class Swap:
         beside = [self.new_site, self.old_site] if self.site_dir is not None else []
         return [self.scratch, *(path for path in beside if path.exists())]
 
-    def clear(self) -> bool:
+    def clear(self, trash: Path | None = None) -> bool:
         """Remove the leftovers; a folder that cannot be removed is a warning, not a failure.
 
-        The journal goes last, and only when everything it names is gone, so the next build
-        tries again.
+        With ``trash``, the trees (staged or replaced) are moved there first and removed by a
+        process of their own (``discard``). The journal goes last, and only when everything it
+        names is gone, so the next build tries again.
         """
         (self.scratch / _SWAPPING_NOTE).unlink(missing_ok=True)
         scratch, *beside = self.leftovers()
+        if trash is not None:
+            trees = [*beside, self.new_content, self.old_content]
+            discard([tree for tree in trees if tree.is_dir() and not tree.is_symlink()], trash)
         if all([_remove(path) for path in beside]):
             return _remove(scratch)
         return False
 
 
 @contextlib.contextmanager
-def staged(content_dir: Path, site_dir: Path | None) -> Iterator[Swap]:
-    """Staging folders for one build; whatever happens, nothing but the swap's result remains."""
+def staged(content_dir: Path, site_dir: Path | None, trash: Path | None = None) -> Iterator[Swap]:
+    """Staging folders for one build; whatever happens, nothing but the swap's result remains
+    (``trash``: the leftover trees are removed in the background, ``Swap.clear``)."""
     scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=content_dir.parent))
     swap = Swap(scratch, content_dir, site_dir)
     try:
@@ -327,7 +332,7 @@ def staged(content_dir: Path, site_dir: Path | None) -> Iterator[Swap]:
         yield swap
     finally:
         if not swap.swapping:  # still swapping only when putting things back failed too
-            swap.clear()
+            swap.clear(trash)
 
 
 _REMOVER = "import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, True)\n"

@@ -7,6 +7,8 @@ import shutil
 from collections.abc import Collection
 from pathlib import Path
 
+from rulesite.engine.search_pieces import PIECES
+
 Snapshot = dict[str, tuple[int, int, int]]
 """Modification time (ns), size and inode of every file under a folder, by relative path."""
 
@@ -56,3 +58,26 @@ def remove_file(path: Path, top: Path) -> None:
         except OSError:  # not empty, or gone already
             return
         folder = folder.parent
+
+
+def publish_build(
+    source: Path, target: Path, whole: bool, before: Snapshot, others: list[str]
+) -> None:
+    """Copy what a language's build wrote into ``source`` to ``target``, where the language
+    lives in the served site (``others``: the other languages' folders in it, left alone);
+    ``before``: ``source`` before a dirty build."""
+    after = snapshot(source)
+    after.pop(PIECES, None)  # the plugin's own, for the next dirty build
+    if whole:
+        for relative in snapshot(target, skip=[o for o in others if o]).keys() - after.keys():
+            remove_file(target / relative, target)
+        for relative in after:
+            copy_file(source / relative, target / relative)
+        return
+    for relative, state in after.items():
+        if before.get(relative) != state:
+            copy_file(source / relative, target / relative)
+    # What the build no longer writes (a search chunk or a game's shard that is gone) goes
+    # too: the plugin rewrites its folders whole, MkDocs only adds.
+    for relative in before.keys() - after.keys() - {PIECES}:
+        remove_file(target / relative, target)

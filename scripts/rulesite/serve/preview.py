@@ -24,7 +24,7 @@ rebuild. On a change:
    changed), make the other generated files (word lists, feed, the JSON export: each game's
    records kept by its file's digest), write into ``content/`` the files whose bytes changed
    (the preview keeps their digests, not their bytes), and build each language that has a
-   changed file (``serve/plan.py``): a whole build when its settings (``mkdocs.yml``: site
+   changed file (``publish/plan.py``): a whole build when its settings (``mkdocs.yml``: site
    name, address, build date, navigation titles...) or its theme changed, else a dirty build of
    the changed games' pages and the changed site-wide pages, with the language's search index
    and offline lists; both languages at once, each in a forked process, as MkDocs' ``serve``
@@ -32,7 +32,7 @@ rebuild. On a change:
    ``engine/search_pieces.py``);
 4. copy what the builds wrote into ``site/``; the browser reloads.
 
-A dirty build writes the same HTML for a page as a whole build does (``serve/plan.py`` says
+A dirty build writes the same HTML for a page as a whole build does (``publish/plan.py`` says
 why), and after the second phase every file of ``site/`` is what a whole build writes
 (``tests/test_incremental.py``). Between the phases, the search index and offline lists are
 the previous ones, and a game page that links to a page first written in the second phase (a
@@ -53,6 +53,7 @@ from pathlib import Path
 import yaml
 
 from rulesite.catalog import Catalog, load_catalog
+from rulesite.engine import bytecode
 from rulesite.engine.export import ExportCache
 from rulesite.engine.projects import (
     CONFIG_FILE,
@@ -64,18 +65,29 @@ from rulesite.engine.projects import (
     site_path,
     theme_files,
 )
-from rulesite.engine.search_pieces import PIECES
 from rulesite.engine.search_split import shard_path
 from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
-from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
+from rulesite.publish.plan import (
+    Plan,
+    in_docs,
+    is_game_page,
+    page_output,
+    plan_language,
+    settings,
+)
+from rulesite.render.cache import (
+    ContentCache,
+    render_game_pages,
+    render_site_pages,
+    renderer_for,
+)
 from rulesite.render.parallel import render_missing_in_parallel
-from rulesite.serve.files import Snapshot, copy_file, remove_file, snapshot
+from rulesite.serve.files import Snapshot, copy_file, publish_build, remove_file, snapshot
 from rulesite.serve.overlay import Problems
-from rulesite.serve.plan import Plan, group, page_output, plan_language, settings
 from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
 from rulesite.terminal import printable
@@ -92,6 +104,9 @@ def serve(project: Project, dev_addr: str) -> None:
     """Build the whole preview (errors are fatal here), then serve it with live reload."""
     _log_to_console()
     use_cache_root(project.root / ".cache")  # jieba's cache: the project's own
+    # Material's templates compiled once, not in every build's process (half a second of each
+    # edit's first build otherwise), as `rulesite build` keeps them (engine/bytecode.py).
+    bytecode.use(project.root / ".cache")
     # Stopped by a process manager (or a test): leave as from Ctrl-C, removing the scratch folder.
     signal.signal(signal.SIGTERM, _interrupt)
     with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:
@@ -167,6 +182,17 @@ class Preview:
         """The first, whole build; problems are raised, as ``rulesite build`` raises them."""
         self.site.mkdir(parents=True, exist_ok=True)
         self.update(progress=_say)
+        self._compile_templates()
+
+    def _compile_templates(self) -> None:
+        """Compile every page template in this process now: the first build rendered in forked
+        processes (``render/parallel.py``), so the first edit would compile them before its
+        game's pages show (a second at 1,000 games; the next edits find them compiled)."""
+        catalog = load_catalog(self.project, cache=self.cache)
+        site_url = configured_site_url(self.project)
+        renderer, _, _ = renderer_for(self.project, catalog, self.cache, site_url)
+        for name in renderer.env.list_templates(extensions=["j2"]):
+            renderer.env.get_template(name)
 
     def rebuild(self) -> None:
         """Bring the preview up to date after a change; reports problems, never raises.
@@ -224,7 +250,7 @@ class Preview:
         # The first phase needs the games' pages, the settings and the theme: nothing made
         # from every game (the pages across games, search's word lists, the export) yet.
         early = {**self._theme(catalog), **config_files(self.project, catalog)}
-        early.update(_in_docs(game_pages))
+        early.update(in_docs(game_pages))
         first = self._game_pages_first(early)
         if first:
             seconds = self._build([plan for plan, _ in first], {}, pages_only=True)
@@ -278,7 +304,7 @@ class Preview:
                 for path, data in files.items()
                 if path.startswith(docs)
                 and self._differs(path, data)
-                and _game_page(path.removeprefix(docs))
+                and is_game_page(path.removeprefix(docs))
             }
             if not mine:
                 continue
@@ -311,7 +337,7 @@ class Preview:
         pages as text (from the render cache), the rest as bytes."""
         files = self._theme(catalog)
         files.update(generated_files(self.project, catalog, self.exports))
-        files.update(_in_docs(pages))
+        files.update(in_docs(pages))
         return files
 
     def _theme(self, catalog: Catalog) -> dict[str, str | bytes]:
@@ -434,42 +460,13 @@ class Preview:
 
     def _publish(self, plan: Plan, before: Snapshot) -> None:
         """Copy what the build of ``plan.lang`` wrote into ``site/``, where the language lives."""
-        source = self.builds / plan.lang
-        target = self.site / site_path(self.languages[plan.lang])
         others = [
             site_path(language).rstrip("/")
             for code, language in self.languages.items()
             if code != plan.lang
         ]
-        after = snapshot(source)
-        after.pop(PIECES, None)  # the plugin's own, for the next dirty build
-        if plan.whole:
-            for relative in snapshot(target, skip=[o for o in others if o]).keys() - after.keys():
-                remove_file(target / relative, target)
-            for relative in after:
-                copy_file(source / relative, target / relative)
-            return
-        for relative, state in after.items():
-            if before.get(relative) != state:
-                copy_file(source / relative, target / relative)
-        # What the build no longer writes (a search chunk or a game's shard that is gone) goes
-        # too: the plugin rewrites its folders whole, MkDocs only adds.
-        for relative in before.keys() - after.keys() - {PIECES}:
-            remove_file(target / relative, target)
-
-
-def _in_docs(pages: dict[str, str]) -> dict[str, str | bytes]:
-    """Rendered pages (``<lang>/<page>``) by their path under ``content/``."""
-    found: dict[str, str | bytes] = {}
-    for relative, text in pages.items():
-        lang, _, page = relative.partition("/")
-        found[f"{lang}/{DOCS_DIR}/{page}"] = text
-    return found
-
-
-def _game_page(page: str) -> bool:
-    """Whether ``page`` (a path under ``docs/``) is one of a game's own pages."""
-    return group(page) != page
+        target = self.site / site_path(self.languages[plan.lang])
+        publish_build(self.builds / plan.lang, target, plan.whole, before, others)
 
 
 def _digest(data: str | bytes) -> str:

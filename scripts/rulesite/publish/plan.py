@@ -1,4 +1,7 @@
-"""What one language's preview build must do after an edit: whole, or the changed games' pages.
+"""What one language's build must do after an edit: whole, or the changed games' pages.
+
+Shared by the preview (``serve/preview.py``) and the build from the cache
+(``publish/incremental.py``), which plan their dirty builds alike.
 
 A dirty build writes the same HTML for a page as a whole build does: every page is in its file
 list, so links resolve as in a whole build; the navigation lists only the site-wide pages, each
@@ -49,16 +52,18 @@ def plan_language(
     present: Collection[str],
     config: dict[str, Any],
     stale: bool,
+    whole_for: Collection[str] = (),
 ) -> Plan | None:
     """The build of ``lang`` after the files ``changed`` (paths under ``content/<lang>/``), with
     ``present`` the files of its ``docs/`` now and ``config`` its settings; None: no build.
-    ``stale``: its site may not match its files (never built, or the last build failed)."""
+    ``stale``: its site may not match its files (never built, or the last build failed).
+    ``whole_for``: other files of the language's project whose change needs a whole build."""
     if not changed and not stale:
         return None
     if (
         stale
         or CONFIG_FILE in changed
-        or any(path.startswith(f"{THEME_DIR}/") for path in changed)
+        or any(path.startswith(f"{THEME_DIR}/") or path in whole_for for path in changed)
         or not isinstance(config.get("nav"), list)  # then every page is in every page's nav
     ):
         return Plan(lang, whole=True)
@@ -107,3 +112,17 @@ def settings(files: Mapping[str, str | bytes], lang: str) -> dict[str, Any]:
     except yaml.YAMLError:
         config = None
     return config if isinstance(config, dict) else {}
+
+
+def in_docs(pages: dict[str, str]) -> dict[str, str | bytes]:
+    """Rendered pages (``<lang>/<page>``) by their path under ``content/``."""
+    found: dict[str, str | bytes] = {}
+    for relative, text in pages.items():
+        lang, _, page = relative.partition("/")
+        found[f"{lang}/{DOCS_DIR}/{page}"] = text
+    return found
+
+
+def is_game_page(page: str) -> bool:
+    """Whether ``page`` (a path under ``docs/``) is one of a game's own pages."""
+    return group(page) != page

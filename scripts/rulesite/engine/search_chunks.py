@@ -150,9 +150,10 @@ def build(
     counts = _field_counts(indexed, tokens, boosts, stop)
     rulings = [_is_ruling(doc["location"]) for doc in indexed]
     postings = _postings(counts, places, boosts, rulings)
+    del counts  # emptied by _postings
     chunked = Chunked(manifest={})
     for key, words in _cut(postings).items():
-        chunked.chunks[key] = {"words": {word: _flat(postings[word]) for word in sorted(words)}}
+        chunked.chunks[key] = {"words": {word: postings.pop(word) for word in sorted(words)}}
     for key in sorted(chunked.chunks, key=len, reverse=True):
         # A cut chunk names its children (the next character of each) for the worker to walk.
         parent = key[:-1]
@@ -232,17 +233,23 @@ def _postings(
     places: list[tuple[int, int]],
     boosts: dict[str, float],
     rulings: list[bool],
-) -> dict[str, list[tuple[int, int, int]]]:
-    """Word → (page, section, weight), the heaviest ``POSTINGS_LIMIT`` in index order; a
-    ruling's section as ``-1 - section``."""
+) -> dict[str, list[int]]:
+    """Word → its postings, flat (``_flat``: page delta, section, weight, ...), the heaviest
+    ``POSTINGS_LIMIT`` in index order; a ruling's section as ``-1 - section``.
+
+    Each document's counts are dropped once weighed (``counts`` is left empty), and postings
+    are kept flat from the start, not as a tuple each: at 1,000 games a language has millions
+    of postings, and these two were the peak of its build's memory."""
     lengths: dict[str, list[int]] = {name: [] for name in boosts}
     for fields in counts:
         for name, counted in fields.items():
             lengths[name].append(sum(counted.values()))
     average = {name: (sum(v) / len(v) if v else 1.0) for name, v in lengths.items()}
-    found: dict[str, list[tuple[int, int, int]]] = {}
+    found: dict[str, list[int]] = {}
+    last: dict[str, int] = {}  # the page of each word's last posting (flat pages are deltas)
     weights: dict[float, int] = {}  # many postings share a score: each weighed once
-    for number, fields in enumerate(counts):
+    for number in range(len(counts)):
+        fields, counts[number] = counts[number], {}
         scores: dict[str, float] = {}
         for name, counted in fields.items():
             size = sum(counted.values()) / average[name]
@@ -259,12 +266,16 @@ def _postings(
             value = weights.get(score)
             if value is None:
                 value = weights[score] = weight(score)
-            found.setdefault(word, []).append((page, marked, value))
-    for word, rows in found.items():
-        if len(rows) > POSTINGS_LIMIT:
-            kept = sorted(rows, key=lambda row: -row[2])[:POSTINGS_LIMIT]
-            found[word] = sorted(
-                kept, key=lambda row: (row[0], row[1] if row[1] >= 0 else -1 - row[1])
+            flat = found.get(word)
+            if flat is None:
+                flat = found[word] = []
+            flat += (page - last.get(word, 0), marked, value)
+            last[word] = page
+    for word, flat in found.items():
+        if len(flat) > 3 * POSTINGS_LIMIT:
+            kept = sorted(_rows(flat), key=lambda row: -row[2])[:POSTINGS_LIMIT]
+            found[word] = _flat(
+                sorted(kept, key=lambda row: (row[0], row[1] if row[1] >= 0 else -1 - row[1]))
             )
     return found
 
@@ -279,11 +290,20 @@ def _flat(rows: list[tuple[int, int, int]]) -> list[int]:
     return flat
 
 
-def _size(word: str, rows: list[tuple[int, int, int]]) -> int:
-    return len(word.encode()) + 6 + 7 * len(rows)
+def _rows(flat: list[int]) -> list[tuple[int, int, int]]:
+    """``_flat``'s postings as (page, section, weight) again."""
+    rows, page = [], 0
+    for at in range(0, len(flat), 3):
+        page += flat[at]
+        rows.append((page, flat[at + 1], flat[at + 2]))
+    return rows
 
 
-def _cut(postings: dict[str, list[tuple[int, int, int]]]) -> dict[str, list[str]]:
+def _size(word: str, flat: list[int]) -> int:
+    return len(word.encode()) + 6 + 7 * (len(flat) // 3)
+
+
+def _cut(postings: dict[str, list[int]]) -> dict[str, list[str]]:
     """Key → its words: by base key, a chunk over ``CHUNK_LIMIT`` cut by one more character
     (the words as long as the key stay in the key's own chunk)."""
     groups: dict[str, list[str]] = {}

@@ -216,11 +216,14 @@ class Tokenizer:
 
     A split tokenizes each text several times (search words, shards, the chunked index): the
     words of each text are kept (``words`` gives the same tuple for the same text) for as long
-    as the tokenizer lives, one build's split."""
+    as the tokenizer lives, one build's split. Each distinct word is kept once, every tuple
+    holding that one string: the texts repeat a few tens of thousands of words a million times,
+    and a string per occurrence was most of a language process's memory in its split."""
 
     def __init__(self, separator: str) -> None:
         self._separator = re.compile(separator)
         self._known: dict[str, tuple[str, ...]] = {}
+        self._vocabulary: dict[str, str] = {}
 
     def words(self, text: str) -> tuple[str, ...]:
         found = self._known.get(text)
@@ -232,7 +235,8 @@ class Tokenizer:
         if "<" in text or "&" in text:
             text = html.unescape(_MARKUP.sub(" ", text))
         words = (_EDGES.sub("", word).lower() for word in self._separator.split(text) if word)
-        return tuple(word for word in words if word)
+        vocabulary = self._vocabulary
+        return tuple(vocabulary.setdefault(word, word) for word in words if word)
 
 
 Starts = dict[str, list[tuple[tuple[str, ...], list[str]]]]

@@ -1,0 +1,95 @@
+"""What the language processes keep less of gives what they gave before.
+
+The search split of a language's build (``rulesite`` plugin, ``on_post_build``) was the peak of
+its process's memory: a string per word occurrence in the tokenizer's kept words, a tuple per
+posting, every document's word counts until the end. Each leaner structure is held here to the
+plain one it replaced.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from rulesite.engine import search_chunks, search_split
+
+
+def _postings_as_tuples(
+    counts: list[dict[str, dict[str, int]]],
+    places: list[tuple[int, int]],
+    boosts: dict[str, float],
+    rulings: list[bool],
+) -> dict[str, list[int]]:
+    """The reading ``_postings`` replaced: a tuple per posting, flattened at the end."""
+    lengths: dict[str, list[int]] = {name: [] for name in boosts}
+    for fields in counts:
+        for name, counted in fields.items():
+            lengths[name].append(sum(counted.values()))
+    average = {name: (sum(v) / len(v) if v else 1.0) for name, v in lengths.items()}
+    found: dict[str, list[tuple[int, int, int]]] = {}
+    for number, fields in enumerate(counts):
+        scores: dict[str, float] = {}
+        for name, counted in fields.items():
+            size = sum(counted.values()) / average[name]
+            norm = search_chunks.K1 * (1 - search_chunks.B + search_chunks.B * size)
+            for word, tf in counted.items():
+                part = tf * (search_chunks.K1 + 1) / (tf + norm)
+                scores[word] = scores.get(word, 0.0) + boosts[name] * part
+        page, section = places[number]
+        marked = -1 - section if rulings[number] else section
+        for word, score in scores.items():
+            found.setdefault(word, []).append((page, marked, search_chunks.weight(score)))
+    limit = search_chunks.POSTINGS_LIMIT
+    result = {}
+    for word, rows in found.items():
+        if len(rows) > limit:
+            kept = sorted(rows, key=lambda row: -row[2])[:limit]
+            rows = sorted(kept, key=lambda row: (row[0], row[1] if row[1] >= 0 else -1 - row[1]))
+        result[word] = search_chunks._flat(rows)
+    return result
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_flat_postings_are_the_tuples_flattened(seed: int, monkeypatch) -> None:
+    # A small limit, so that many words have more postings than it and are cut to it.
+    monkeypatch.setattr(search_chunks, "POSTINGS_LIMIT", 7)
+    rng = random.Random(seed)
+    vocabulary = [f"w{n}" for n in range(40)]
+    boosts = {"title": 1000.0, "text": 1.0, "words": 1.0}
+    counts, places, rulings = [], [], []
+    page, section = 0, 0
+    for _ in range(300):
+        if rng.random() < 0.2:
+            page, section = page + rng.randint(1, 3), 0
+        else:
+            section += 1
+        # A page's documents are mostly together; now and then one comes back to an earlier page.
+        places.append((rng.randint(0, page) if rng.random() < 0.05 else page, section))
+        rulings.append(rng.random() < 0.3)
+        counts.append(
+            {
+                name: Counter(rng.choices(vocabulary, k=rng.randint(1, 30)))
+                for name in boosts
+                if rng.random() < 0.8
+            }
+        )
+    expected = _postings_as_tuples(counts, places, boosts, rulings)
+    found = search_chunks._postings(counts, places, boosts, rulings)
+    assert found == expected
+    assert any(len(flat) == 3 * 7 for flat in found.values())  # some words were cut
+    assert counts == [{}] * len(places)  # each document's counts dropped once weighed
+
+
+def test_rows_undo_flat() -> None:
+    rows = [(0, 1, 9), (0, -3, 200), (4, 0, 1), (2, 5, 17), (2, 6, 3)]
+    assert search_chunks._rows(search_chunks._flat(rows)) == rows
+
+
+def test_the_tokenizer_keeps_one_string_per_word() -> None:
+    tokens = search_split.Tokenizer("[\\s\\u200b]+")
+    first = tokens.words("Generals win ties")
+    second = tokens.words("<b>ties</b> and GENERALS")
+    assert second == ("ties", "and", "generals")
+    assert second[0] is first[2] and second[2] is first[0]

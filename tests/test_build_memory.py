@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,53 @@ def test_the_tokenizer_keeps_one_string_per_word() -> None:
     second = tokens.words("<b>ties</b> and GENERALS")
     assert second == ("ties", "and", "generals")
     assert second[0] is first[2] and second[2] is first[0]
+
+
+# --- the catalog: let go of in the build's process and in each language's -------------------
+
+
+def test_the_whole_catalog_is_let_go_of_before_mkdocs_runs_and_while_it_runs(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The catalog as loaded (records and documents) is freed in the build's process once the
+    rest of content/ is written, and in each language's process once its pages are rendered:
+    no frame of the build keeps it (the language processes inherit the build's frames)."""
+    import gc
+    import weakref
+
+    from rulesite.errors import BuildError
+    from rulesite.project import Project
+    from rulesite.publish import build as build_module
+    from rulesite.publish import workers
+    from tests.helpers import make_project
+
+    loaded: list[weakref.ref] = []
+    in_languages: list[str] = []
+    real_load, real_problems, real_mkdocs = (
+        build_module.load_catalog,
+        workers.problems_of,
+        workers.run_mkdocs,
+    )
+
+    def load(project):
+        catalog = real_load(project)
+        loaded.append(weakref.ref(catalog))
+        return catalog
+
+    def mkdocs(*args, **kwargs):  # in a language's process, before its MkDocs build
+        gc.collect()
+        if loaded[0]() is not None:
+            raise BuildError("the language process still holds the catalog")
+        return real_mkdocs(*args, **kwargs)
+
+    def problems(outcomes):  # in the build's process, once every language has finished
+        gc.collect()
+        in_languages.append("alive" if loaded[0]() is not None else "freed")
+        return real_problems(outcomes)
+
+    monkeypatch.setattr(build_module, "load_catalog", load)
+    monkeypatch.setattr(workers, "run_mkdocs", mkdocs)
+    monkeypatch.setattr(workers, "problems_of", problems)
+    report = build_module.build(Project(make_project(tmp_path / "p")))
+    assert in_languages == ["freed"]
+    assert report.games == 1 and report.pages > 0

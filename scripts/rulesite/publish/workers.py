@@ -94,7 +94,8 @@ class RenderJob:
 
     project: Project
     held: Held
-    """The catalog (still held in the language's process, which forked before the release)."""
+    """The catalog (still held in the language's process, which forked before the release;
+    released there too once its pages are rendered)."""
     site_url: str
     lang: str
     root: Path
@@ -191,6 +192,9 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
     try:
         report = _Reporter(sender)
         pages = _render(job, lambda done, total: report("games rendered", done, total))
+        # MkDocs needs nothing of the catalog: its memory (this process's copy of every page of
+        # it that rendering touched) goes to the build instead.
+        job.held.release()
         job.gate.wait()
         if job.site_dir is not None:
             keep_pieces(job.pieces)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from rulesite.engine import search_chunks, search_split
+from rulesite.publish import workers
 
 
 def _postings_as_tuples(
@@ -144,3 +145,28 @@ def test_the_whole_catalog_is_let_go_of_before_mkdocs_runs_and_while_it_runs(
     report = build_module.build(Project(make_project(tmp_path / "p")))
     assert in_languages == ["freed"]
     assert report.games == 1 and report.pages > 0
+
+
+# --- the build's process while the languages build -------------------------------------------
+
+
+def _quiet(sender) -> None:
+    sender.send(workers.Outcome(0.0, None))
+    sender.close()
+
+
+def test_the_build_process_collects_none_of_what_its_forks_share_while_they_run() -> None:
+    """Objects that existed at the fork stay out of this process's collections until the
+    language processes end: collecting them would write to (and so copy) the memory pages
+    those processes share with it."""
+    import gc
+
+    frozen_meanwhile: list[int] = []
+    before = gc.get_freeze_count()
+    outcomes = workers.run(
+        [("zh", _quiet, ()), ("en", _quiet, ())],
+        meanwhile=lambda: frozen_meanwhile.append(gc.get_freeze_count()),
+    )
+    assert set(outcomes) == {"zh", "en"}
+    assert frozen_meanwhile and frozen_meanwhile[0] > before
+    assert gc.get_freeze_count() == before  # and collected again afterwards

@@ -118,10 +118,12 @@ def run(
     outcomes by language. ``listener`` hears their counts as they come; ``meanwhile`` runs in
     this process once they started (should it fail, they are stopped)."""
     ctx = context()
-    # Objects that exist now are never collected in the children: the collector would touch
-    # (and so copy) every page of memory the catalog and the imported modules share.
+    # Objects that exist now are never collected in the children, nor in this process while
+    # they run: the collector would touch (and so copy) every page of memory the catalog and
+    # the imported modules share with them (freed ones still go, as their count drops).
     gc.freeze()
     running = []
+    outcomes: dict[str, Outcome] = {}
     try:
         for lang, target, args in jobs:
             receiver, sender = ctx.Pipe(duplex=False)
@@ -129,10 +131,6 @@ def run(
             process.start()
             sender.close()
             running.append((lang, process, receiver))
-    finally:
-        gc.unfreeze()
-    outcomes: dict[str, Outcome] = {}
-    try:
         if meanwhile is not None:
             meanwhile()
         waiting = {receiver: (lang, process) for lang, process, receiver in running}
@@ -159,6 +157,7 @@ def run(
             if process.is_alive():
                 process.kill()
                 process.join()
+        gc.unfreeze()
     return {lang: outcomes[lang] for lang, _, _ in running}
 
 

@@ -168,9 +168,11 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         if self.config.offline:
             offline.note_page(self._built, page, output)
         progress.page_done()
-        # Written: its HTML is not needed again (search took its text in on_page_context).
+        # Written: its HTML and its table of contents are not needed again (search took both
+        # in on_page_context; checking links reads the anchors MkDocs keeps apart).
         if FREE_PAGES and not self._serving:
             page.content = None
+            page.toc = []  # MkDocs' own value for a page not rendered
         return output
 
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.

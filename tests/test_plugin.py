@@ -81,8 +81,9 @@ def test_a_deferred_build_leaves_search_and_the_offline_files_alone(tmp_path: Pa
 def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
     real_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The plugin drops a page's Markdown once converted, its HTML and contents once written (memory at
-    1,000 games): titles, the navigation, every page and the offline lists stay the same."""
+    """The plugin drops a page's Markdown once converted, its HTML and contents once written
+    (memory at 1,000 games): titles, the navigation, every page and the offline lists stay the
+    same."""
     from rulesite.engine import plugin
     from rulesite.project import Project
     from rulesite.publish.build import build

@@ -200,7 +200,7 @@ def language_config(
     # pages would make build time grow with the square of the number of games).
     # Each entry with its title (the one its page's front matter gives): MkDocs then knows every
     # title without reading the pages, so a rebuild of some pages writes the same navigation
-    # as a whole build (serve/plan.py).
+    # as a whole build (publish/plan.py).
     config["nav"] = nav(catalog, language)
     config["not_in_nav"] = registry.not_in_nav()
     return config

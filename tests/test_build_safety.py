@@ -20,9 +20,9 @@ import pytest
 
 from rulesite.errors import BuildError, UsageError
 from rulesite.project import Project
-from rulesite.publish.build_cache import CACHE_DIR
 from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
+from rulesite.publish.build_cache import CACHE_DIR
 from rulesite.publish.marker import read_marker
 from tests.helpers import built_once, copy_built, shared_temp, skipping, tree_digest
 

@@ -75,12 +75,16 @@ def reference_build(project: Project, where: Path) -> Project:
 
 def sources(project: Project) -> dict[str, bytes]:
     """Every file a build of ``project`` reads, by path in the project."""
+    read = [
+        path
+        for path in project.root.iterdir()  # what builds write is not walked (files_outside)
+        if path.name not in WRITTEN and not path.name.startswith(".rulesite-")
+    ]
     return {
         path.relative_to(project.root).as_posix(): path.read_bytes()
-        for path in sorted(project.root.rglob("*"))
+        for top in read
+        for path in sorted([top, *top.rglob("*")])
         if path.is_file()
-        and path.relative_to(project.root).parts[0] not in WRITTEN
-        and not path.relative_to(project.root).parts[0].startswith(".rulesite-")
     }
 
 

@@ -181,15 +181,14 @@ class _GameFile:
     stem: str
     raw: bytes | None
     problems: list[Problem]
+    digest: str
+    """SHA-256 of the bytes, once: the cache's key and the game's digest both use it."""
 
     @classmethod
     def read(cls, project: Project, path: Path) -> _GameFile:
         display, problems = _display(project, path), []
-        return cls(display, path.stem, _read(project, path, display, problems), problems)
-
-    @property
-    def digest(self) -> str:
-        return _digest(self.raw or b"")
+        raw = _read(project, path, display, problems)
+        return cls(display, path.stem, raw, problems, _digest(raw or b""))
 
 
 @dataclass(frozen=True)

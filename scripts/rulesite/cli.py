@@ -204,7 +204,7 @@ def _build(project: Project, args: argparse.Namespace) -> int:
 
 
 def _assemble(project: Project, args: argparse.Namespace) -> int:
-    from rulesite.publish.build import assemble
+    from rulesite.publish.assemble import assemble
 
     parts: dict[str, Path] = {}
     for part in args.parts:

@@ -11,11 +11,8 @@ the previous ``content/`` and ``site/`` exactly as they were.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import shutil
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,34 +24,23 @@ from rulesite.engine.projects import (
     LanguageProject,
     configured_site_url,
     language_projects,
-    site_path,
     write_projects,
 )
 from rulesite.engine.search_terms import use_cache_root
-from rulesite.errors import BuildError, UsageError
-from rulesite.model import SiteData, and_list
 from rulesite.project import Project
 from rulesite.publish import incremental, workers
 from rulesite.publish import site_folder as publish
+from rulesite.publish.assemble import assemble, assemble_languages, check_language_codes, writing
 from rulesite.publish.build_cache import BuildCache, Manifest, environment
 from rulesite.publish.incremental import CONTENT_GITIGNORE
-from rulesite.publish.marker import (
-    MarkerError,
-    SiteMarker,
-    file_digests,
-    plain_files,
-    read_marker,
-    source_digest,
-    source_digest_of,
-    write_marker,
-)
+from rulesite.publish.marker import file_digests, source_digest, source_digest_of, write_marker
 from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE, run_mkdocs
+from rulesite.publish.preview_build import PreviewBuild, build_previews
 from rulesite.publish.progress import Progress, Silent
 from rulesite.publish.static_files import copy_static_files, static_files
-from rulesite.terminal import printable
 
 __all__ = [
-    "DIRTY_BUILD_NOTICE",  # serve/preview.py quiets the warning it begins
+    "DIRTY_BUILD_NOTICE",
     "BuildReport",
     "PreviewBuild",
     "assemble",
@@ -108,7 +94,7 @@ def build(
     started = time.perf_counter()
     shown = progress or Silent()
     if languages is not None:
-        _check_language_codes(languages, load_site(project))
+        check_language_codes(languages, load_site(project))
     target = (site_dir or project.site_dir).resolve()
     publish.check_site_location(project, target)
     with publish.lock(project.root):
@@ -151,7 +137,7 @@ def _clean(
     site, games = held.loaded.site, len(held.loaded.games)
     extra = static_files(project)
     keys: dict[str, str] = {}
-    with _writing(project, target), publish.staged(project.content_dir, target) as swap:
+    with writing(project, target), publish.staged(project.content_dir, target) as swap:
         builds = swap.new_site / _LANGUAGE_BUILDS
         outcomes = render_and_build(
             project, held, swap.new_content, builds, languages, strict, shown, keys, cache
@@ -206,7 +192,7 @@ def _incremental(
     """Rebuild from the cache what changed; None when a clean build is the better one."""
     use_cache_root(project.root / ".cache")
     bytecode.use(project.root / ".cache")
-    with _writing(project, target):
+    with writing(project, target):
         done = incremental.run(project, catalog, cache, previous, target, shown)
     if done is None:
         return None
@@ -321,97 +307,6 @@ class _Shown:
         self.progress.count(lang, unit, done, total)
 
 
-def assemble(project: Project, parts: dict[str, Path], site_dir: Path | None = None) -> Path:
-    """Put languages built separately (``build --language``) together, as a whole build would.
-
-    Every language is needed; each folder must hold the site `build --language` wrote for that
-    language, all of one build's data, and nothing else (``_check_parts``). ``content/`` is kept
-    as it is. Returns the site folder.
-    """
-    site = load_site(project)
-    _check_language_codes(tuple(parts), site)
-    missing = [lang for lang in site.codes if lang not in parts]
-    if missing:
-        raise UsageError(f"assemble needs every language; missing: {', '.join(missing)}")
-    source = _check_parts(parts)
-    target = (site_dir or project.site_dir).resolve()
-    publish.check_site_location(project, target)
-    with publish.lock(project.root):
-        publish.recover(project, target)
-        publish.check_replaceable(project, target)
-        with _writing(project, target), publish.staged(project.content_dir, target) as swap:
-            # Only the site changes: the staged content/ is the current one.
-            swap.new_content.rmdir()
-            if project.content_dir.is_dir():
-                shutil.copytree(project.content_dir, swap.new_content, symlinks=True)
-            else:
-                swap.new_content.mkdir()
-            ordered = {lang: parts[lang] for lang in site.codes}
-            assemble_languages(ordered, swap.new_site, site, whole=True, copy=True)
-            write_marker(swap.new_site, site.codes, source)
-            swap.publish()
-    return target
-
-
-def _check_parts(parts: dict[str, Path]) -> str:
-    """Each part is what it is given as, and all come from one build's data; their source.
-
-    A part proves itself by its marker (``publish/marker.py``): a regular file a build wrote,
-    naming the part's one language and what it was built from, and listing exactly the files
-    the folder holds. Links are never copied: a build writes none, and one could publish a
-    file from outside the part.
-    """
-    seen: dict[Path, str] = {}
-    markers: dict[str, SiteMarker] = {}
-    for lang, folder in parts.items():
-        shown = printable(str(folder))
-        real = folder.resolve()
-        other = next((o for p, o in seen.items() if p == real or real.is_relative_to(p)), None)
-        other = other or next((o for p, o in seen.items() if p.is_relative_to(real)), None)
-        if other is not None:
-            raise UsageError(f"{shown}: given for both {other} and {lang}; each needs its own")
-        seen[real] = lang
-        wanted = f"`rulesite build --language {lang}`"
-        try:
-            marker = read_marker(folder)
-        except MarkerError as error:
-            raise UsageError(f"{shown}: not a site {wanted} wrote ({error})") from None
-        if marker.languages != (lang,):
-            held = ", ".join(marker.languages)
-            what = f"the whole site ({held})" if len(marker.languages) > 1 else f"the {held} site"
-            raise UsageError(f"{shown}: holds {what}, not the {lang} part that {wanted} writes")
-        files = plain_files(folder, shown, "a build writes none, so the part is refused")
-        unknown = sorted(set(files) - marker.files - {publish.MARKER})
-        lost = sorted(marker.files - set(files))
-        if unknown or lost:
-            name, how = (unknown[0], "is not") if unknown else (lost[0], "is missing, yet")
-            raise UsageError(
-                f"{shown}/{printable(name)}: {how} one of the files its build wrote "
-                f"({len(unknown)} unknown, {len(lost)} missing); build the part again"
-            )
-        markers[lang] = marker
-    sources = {marker.source for marker in markers.values()}
-    if len(sources) > 1:
-        each = ", ".join(f"{lang} {m.source[:12]}" for lang, m in markers.items())
-        raise UsageError(
-            f"the parts were built from different data or settings ({each}); "
-            "build every language from the same project"
-        )
-    return sources.pop()
-
-
-@contextlib.contextmanager
-def _writing(project: Project, target: Path | None) -> Iterator[None]:
-    # A full disk or a read-only folder is not a bug: one line, no traceback.
-    try:
-        yield
-    except OSError as error:
-        what = project.display(target) if target is not None else "content"
-        raise BuildError(
-            f"cannot publish {printable(what)}: {printable(str(error))}; it was left as it was"
-        ) from None
-
-
 def write_content(
     project: Project,
     folder: Path,
@@ -424,77 +319,3 @@ def write_content(
     projects = write_projects(project, folder, catalog, pages, exports)
     (folder / ".gitignore").write_text(CONTENT_GITIGNORE, encoding="utf-8")
     return projects
-
-
-@dataclass(frozen=True)
-class PreviewBuild:
-    """One language's MkDocs build for a live preview (never strict)."""
-
-    lang: str
-    """Language code."""
-    config_file: Path
-    """The language project's generated ``mkdocs.yml``."""
-    site_dir: Path
-    """Where its site is built, and kept between builds."""
-    dirty: bool
-    """Build only the pages whose HTML in ``site_dir`` is missing or older than their Markdown
-    (MkDocs' ``--dirty`` mode), keeping the rest of ``site_dir``; else a whole, clean build."""
-
-
-SERVE = "serve"
-"""What a preview's builds tell the plugins' ``on_startup`` (they keep what dirty builds need)."""
-
-
-def build_previews(builds: list[PreviewBuild]) -> dict[str, float]:
-    """Run each build in a forked process of its own, all at once; each language's time.
-
-    Always in processes, even for one language: a preview builds hundreds of times from one
-    server process, whose state (MkDocs', Material's and jieba's globals) stays as it was.
-    Raises BuildError with every language's problems.
-    """
-    for item in builds:
-        item.site_dir.mkdir(parents=True, exist_ok=True)
-    jobs = [
-        (b.lang, workers.mkdocs_only, (str(b.config_file), str(b.site_dir), False, b.dirty, SERVE))
-        for b in builds
-    ]
-    outcomes = workers.run(jobs)
-    workers.problems_of(outcomes)
-    return {lang: outcome.seconds for lang, outcome in outcomes.items()}
-
-
-def _check_language_codes(codes: tuple[str, ...], site: SiteData) -> None:
-    unknown = [code for code in codes if code not in site.codes]
-    if unknown or not codes:
-        given = repr(unknown[0]) if unknown else "none"
-        raise UsageError(
-            f"unknown language {given}; the site has: {and_list(site.codes)} "
-            "(languages: in data/site.yaml)"
-        )
-
-
-def assemble_languages(
-    sites: dict[str, Path], target: Path, site_data: SiteData, whole: bool, copy: bool = False
-) -> None:
-    """Put language sites into ``target``: the first language's at the root, the others under
-    their prefix; with one language (``whole`` false), that language's site at the root.
-
-    Moves the trees (they are staged beside ``target``), or copies them with ``copy``. The
-    marker file of separately built sites is left out: the publish step writes the site's own.
-    """
-    for lang, site in sites.items():
-        folder = site_path(site_data.language(lang)) if whole else ""
-        destination = target / folder if folder else target
-        destination.mkdir(parents=True, exist_ok=True)
-        for entry in sorted(site.iterdir()):
-            if entry.name == publish.MARKER:
-                continue
-            if copy:  # never following a link (parts with links are refused before)
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.copytree(entry, destination / entry.name, symlinks=True)
-                else:
-                    shutil.copy2(entry, destination / entry.name, follow_symlinks=False)
-            else:
-                entry.rename(destination / entry.name)
-        if not copy:
-            shutil.rmtree(site)

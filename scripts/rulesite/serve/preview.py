@@ -70,7 +70,7 @@ from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
-from rulesite.publish.build import DIRTY_BUILD_NOTICE, PreviewBuild, build_previews
+from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE
 from rulesite.publish.plan import (
     Plan,
     in_docs,
@@ -79,6 +79,7 @@ from rulesite.publish.plan import (
     plan_language,
     settings,
 )
+from rulesite.publish.preview_build import PreviewBuild, build_previews
 from rulesite.render.cache import (
     ContentCache,
     render_game_pages,

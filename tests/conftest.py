@@ -19,6 +19,7 @@ from tests.helpers import (
     DESKTOP,
     PHONE,
     SITE_URL,
+    WorkersBlocked,
     built_once,
     copy_built,
     forgetting,
@@ -96,7 +97,8 @@ def site_url(site_dir: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    """Headless Debian Chromium through Playwright; skipped (or failed under CI) when missing."""
+    """Headless Debian Chromium through Playwright; skipped (or failed under CI) when missing.
+    Its contexts block service workers unless asked (``helpers.WorkersBlocked``)."""
     if not (Path(CHROMIUM).exists() and shutil.which(CHROMIUM)):
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"{CHROMIUM} is missing under CI; {INSTALL_HINT}")
@@ -105,7 +107,7 @@ def browser() -> Iterator[object]:
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
+        yield WorkersBlocked(chromium)
         chromium.close()
 
 

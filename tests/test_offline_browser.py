@@ -104,7 +104,7 @@ def server(project: Project) -> Iterator[Server]:
 def context(browser, server: Server) -> Iterator[object]:
     """A fresh browser profile (no worker, no caches) with the server answering."""
     server.down.clear()
-    new_context = browser.new_context(viewport=PHONE)
+    new_context = browser.new_context(viewport=PHONE, service_workers="allow")
     yield new_context
     new_context.close()
     server.down.clear()
@@ -306,7 +306,7 @@ def saved_view(browser, server: Server) -> Iterator[Callable[[str], object]]:
     def view(lang: str) -> object:
         if lang not in pages:
             server.down.clear()
-            context = browser.new_context(viewport=PHONE)
+            context = browser.new_context(viewport=PHONE, service_workers="allow")
             pages[lang] = open_and_store(context, server.url + LANGS[lang] + f"games/{GAME}/faq/")
         return pages[lang]
 

@@ -35,7 +35,7 @@ def server(site_dir: Path) -> Iterator[Server]:
 @pytest.fixture
 def context(browser, server: Server) -> Iterator[object]:
     server.down.clear()
-    fresh = browser.new_context(viewport=PHONE)
+    fresh = browser.new_context(viewport=PHONE, service_workers="allow")
     yield fresh
     fresh.close()
     server.down.clear()

@@ -183,7 +183,7 @@ def test_the_preview_installs_no_offline_worker(browser, preview) -> None:
     base, _, _ = preview
     assert _status(f"{base}/sw.js") == 404
     assert _status(f"{base}/en/sw.js") == 404
-    page = browser.new_page()
+    page = browser.new_page(service_workers="allow")
     try:
         page.goto(f"{base}/games/mini-game/")
         page.wait_for_timeout(1500)  # registration is asynchronous
@@ -228,7 +228,7 @@ def test_a_worker_a_built_site_left_is_removed_by_the_preview(browser, tmp_path:
         (built / name).write_text(text, "utf-8")
     handler = _quiet_handler(built)
     port = _free_port()
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     try:
         static = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
         thread = threading.Thread(target=static.serve_forever, daemon=True)

@@ -482,3 +482,21 @@ def test_first_search_at_30_games_downloads_a_fraction_of_the_whole_index(tmp_pa
         most = manifest + sum(chunks[-12:]) + sum(parts[-10:])
         assert most * 4 < whole, (lang, most, whole)
         assert most < 150_000, (lang, most)
+
+
+def test_the_tokenizer_gives_each_piece_the_same_word_wherever_it_is() -> None:
+    """Pieces are trimmed and lower-cased once (a cache): every text still gets the words a
+    split of its own would give, punctuation-only pieces give none, and equal words are one
+    string."""
+    separator = r"[\s\u200b\-_,:!=\[\]()\"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])"
+    tokens = search_split.Tokenizer(separator)
+    texts = ["《Nations》 it? IT", "it? «» Nations 3.5", "<b>General</b> &amp; generals …"]
+    expected = [
+        ("nations", "it", "it"),
+        ("it", "nations", "3.5"),
+        ("general", "generals"),
+    ]
+    for text, words in zip(texts, expected, strict=True):
+        assert tokens.words(text) == words
+        assert search_split.Tokenizer(separator).words(text) == words
+    assert tokens.words(texts[0])[1] is tokens.words(texts[1])[0]

@@ -224,6 +224,11 @@ class Tokenizer:
         self._separator = re.compile(separator)
         self._known: dict[str, tuple[str, ...]] = {}
         self._vocabulary: dict[str, str] = {}
+        # Each raw piece's word, trimmed and lower-cased once: a language's texts hold a
+        # million pieces but a few tens of thousands distinct ones, and the trimming's
+        # regular expression was most of a dirty build's split (the value is the vocabulary's
+        # string, "" for a piece that is only punctuation).
+        self._clean: dict[str, str] = {}
 
     def words(self, text: str) -> tuple[str, ...]:
         found = self._known.get(text)
@@ -234,9 +239,17 @@ class Tokenizer:
     def _split(self, text: str) -> tuple[str, ...]:
         if "<" in text or "&" in text:
             text = html.unescape(_MARKUP.sub(" ", text))
-        words = (_EDGES.sub("", word).lower() for word in self._separator.split(text) if word)
-        vocabulary = self._vocabulary
-        return tuple(vocabulary.setdefault(word, word) for word in words if word)
+        clean, found = self._clean, []
+        for piece in self._separator.split(text):
+            if not piece:
+                continue
+            word = clean.get(piece)
+            if word is None:
+                word = _EDGES.sub("", piece).lower()
+                word = clean[piece] = self._vocabulary.setdefault(word, word)
+            if word:
+                found.append(word)
+        return tuple(found)
 
 
 Starts = dict[str, list[tuple[tuple[str, ...], list[str]]]]

@@ -279,7 +279,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Each file's tests together and in their order: whole files first, the slowest first
     (never-timed files first of all: they may be slow), then the split files' tests (SPLIT);
     without timings, SLOW_WITHOUT_TIMINGS first."""
-    seconds: dict[str, float] = config.cache.get(MODULE_SECONDS, {}) if config.cache else {}
+    # No cache under -p no:cacheprovider: then the order without timings.
+    cache = getattr(config, "cache", None)
+    seconds: dict[str, float] = cache.get(MODULE_SECONDS, {}) if cache else {}
     if not seconds:
         seconds = {
             name: len(SLOW_WITHOUT_TIMINGS) - i for i, name in enumerate(SLOW_WITHOUT_TIMINGS)
@@ -315,5 +317,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         and not config.option.keyword
         and not config.option.markexpr
     )
-    if whole and config.cache is not None and not hasattr(config, "workerinput") and _measured:
-        config.cache.set(MODULE_SECONDS, {name: round(t, 1) for name, t in _measured.items()})
+    cache = getattr(config, "cache", None)
+    if whole and cache is not None and not hasattr(config, "workerinput") and _measured:
+        cache.set(MODULE_SECONDS, {name: round(t, 1) for name, t in _measured.items()})

@@ -170,3 +170,19 @@ def test_the_build_process_collects_none_of_what_its_forks_share_while_they_run(
     assert set(outcomes) == {"zh", "en"}
     assert frozen_meanwhile and frozen_meanwhile[0] > before
     assert gc.get_freeze_count() == before  # and collected again afterwards
+
+
+def test_the_c_heap_is_trimmed_before_the_fork_and_when_the_catalog_goes(monkeypatch) -> None:
+    """What the build freed (the catalog's documents before the fork, the catalog once
+    released) goes back to the system, not into every language process's memory."""
+    calls: list[str] = []
+    monkeypatch.setattr(workers, "trim", lambda: calls.append("trim"))
+    workers.run([("zh", _quiet, ())], meanwhile=lambda: calls.append("meanwhile"))
+    assert calls == ["trim", "meanwhile"]
+    held = workers.Held(object())  # type: ignore[arg-type]
+    held.release()
+    assert calls[-1] == "trim"
+
+
+def test_trimming_the_c_heap_is_harmless_anywhere() -> None:
+    workers.trim()

@@ -62,3 +62,61 @@ def _pss_kb(pid: int) -> int:
             if line.startswith("Pss:"):
                 return int(line.split()[1])
     return 0
+
+
+def _rollup_kb(pid: int) -> tuple[int, int]:
+    """(PSS, RSS) of ``pid``, KB; zeros once it is gone."""
+    found = {"Pss": 0, "Rss": 0}
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in found:
+                found[key] = int(value.split()[0])
+    return found["Pss"], found["Rss"]
+
+
+def main(command: list[str]) -> int:
+    """Run ``command``; print each process's peak PSS and RSS (and when), the tree's peak and
+    a timeline of each process's PSS: where a build's memory goes, process by process.
+    ``python -m bench.memory rulesite build --clean`` (from scripts/, in the project)."""
+    import subprocess
+    import time
+
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started = time.monotonic()
+    peaks: dict[int, list[float]] = {}
+    timeline: list[tuple[float, dict[int, tuple[int, int]]]] = []
+    while process.poll() is None:
+        now, each = time.monotonic() - started, {}  # pid: (PSS, RSS)
+        for pid in _tree(process.pid):
+            pss, rss = _rollup_kb(pid)
+            if not pss:
+                continue
+            each[pid] = (pss, rss)
+            best = peaks.setdefault(pid, [now, 0, 0, 0.0])  # first seen, PSS, RSS, when
+            if pss > best[1]:
+                best[1], best[3] = pss, now
+            best[2] = max(best[2], rss)
+        timeline.append((now, each))
+        time.sleep(SAMPLE_SECONDS)
+    print(f"exit {process.returncode}, {time.monotonic() - started:.1f} s")
+    for pid, (first, pss, rss, when) in peaks.items():
+        peak = f"PSS {int(pss) >> 10} MB at {when:.1f} s, RSS {int(rss) >> 10} MB"
+        print(f"pid {pid} from {first:.1f} s: {peak}")
+    if timeline:
+        at, most = max(timeline, key=lambda row: sum(p for p, _ in row[1].values()))
+        total = sum(p for p, _ in most.values()) >> 10
+        print(f"tree: PSS {total} MB at {at:.1f} s: " + _row(most))
+        for at, each in timeline[:: max(1, len(timeline) // 40)]:
+            print(f"{at:7.1f} s " + _row(each))
+    return process.returncode
+
+
+def _row(each: dict[int, tuple[int, int]]) -> str:
+    return "  ".join(f"{pid}:{pss >> 10}" for pid, (pss, _) in each.items())
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))

@@ -16,7 +16,8 @@ BUILD_OVER_PARALLEL_BARE = 1.15
 """rulesite build at most this many times bare MkDocs building every language at once
 (issue 17, item 5)."""
 PEAK_MEMORY_MB = (1000, 1536.0)
-"""Peak memory of rulesite build at most 1.5 GB at 1,000 games (issue 17, item 6)."""
+"""Peak memory of rulesite build at most 1.5 GB at 1,000 games (issue 17, item 6): the sampled
+PSS of its processes summed (the upper bound where PSS was not sampled)."""
 MS_PER_PAGE_GROWTH = (100, 1000, 1.2)
 """ms/page at 1,000 games at most 1.2 times ms/page at 100 games."""
 EDIT_TO_PREVIEW = ((300, 1.0), (1000, 2.0))
@@ -190,9 +191,11 @@ def _parallel_goal(results: list[Result]) -> None:
 
 def _memory_goal(results: list[Result], by_count: dict[int, Result]) -> None:
     count, limit = PEAK_MEMORY_MB
-    goal = f"peak memory of rulesite build ≤ {limit / 1024:g} GB at {count:,} games (upper bound)"
+    # Judged on the sampled PSS where there is one: the language processes are forks, sharing
+    # pages with the build's, which the upper bound (ru_maxrss summed) counts in each.
+    goal = f"peak memory of rulesite build ≤ {limit / 1024:g} GB at {count:,} games (PSS)"
     figures = ", ".join(
-        f"{r.games} games {r.build.peak_kb / 1024:.0f} MB" + _pss(r.build)
+        f"{r.games} games {r.build.peak_kb / 1024:.0f} MB upper bound" + _pss(r.build)
         for r in results
         if r.build.peak_kb
     )
@@ -200,7 +203,8 @@ def _memory_goal(results: list[Result], by_count: dict[int, Result]) -> None:
     if target is None or not target.build.peak_kb:
         print(f"– {goal}: not measured at {count:,} games; {figures or 'n/a'}")
         return
-    print(f"{_mark(target.build.peak_kb / 1024 <= limit)} {goal}: {figures}")
+    judged = target.build.pss_kb or target.build.peak_kb
+    print(f"{_mark(judged / 1024 <= limit)} {goal}: {figures}")
 
 
 def _share(result: Result) -> float | None:

@@ -86,6 +86,20 @@ class Held:
         """Drop the catalog (the language processes keep theirs)."""
         self._catalog = None
         gc.collect()
+        trim()
+
+
+def trim() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``): Python frees
+    big objects into that heap, where they stay this process's memory, and a forked process's
+    copy of them with it. At 300 games, after the catalog's documents went, 24 MB; after the
+    whole catalog, 31 MB more (measured in one process). Elsewhere nothing happens."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 @dataclass(frozen=True)
@@ -118,6 +132,7 @@ def run(
     outcomes by language. ``listener`` hears their counts as they come; ``meanwhile`` runs in
     this process once they started (should it fail, they are stopped)."""
     ctx = context()
+    trim()  # what the build freed before the fork is not copied into every process
     # Objects that exist now are never collected in the children, nor in this process while
     # they run: the collector would touch (and so copy) every page of memory the catalog and
     # the imported modules share with them (freed ones still go, as their count drops).

@@ -182,7 +182,3 @@ def test_the_c_heap_is_trimmed_before_the_fork_and_when_the_catalog_goes(monkeyp
     held = workers.Held(object())  # type: ignore[arg-type]
     held.release()
     assert calls[-1] == "trim"
-
-
-def test_trimming_the_c_heap_is_harmless_anywhere() -> None:
-    workers.trim()

@@ -57,11 +57,7 @@ def _tree(pid: int) -> list[int]:
 
 
 def _pss_kb(pid: int) -> int:
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1])
-    return 0
+    return _rollup_kb(pid)[0]
 
 
 def _rollup_kb(pid: int) -> tuple[int, int]:

@@ -147,7 +147,7 @@ def _clean(
         )
         chosen = [lang for lang in site.codes if languages is None or lang in languages]
         shown.stage("publishing")
-        if cache is not None and early is not None:
+        if cache is not None and early is not None:  # early exists with the cache
             digests = early.result()
             source = source_digest_of(digests)
             cache.keep_sites({lang: builds / lang for lang in chosen})
@@ -304,22 +304,22 @@ def _game_files(project: Project) -> int:
 
 
 class _Shown:
-    """The language processes' counts, on ``progress``; ``building`` once the first builds;
-    ``all_building`` called once every language builds (each finished rendering)."""
+    """The language processes' counts, on ``progress``; the stage ``building`` once the first
+    language builds; ``all_building`` called once every language builds (each finished
+    rendering)."""
 
     def __init__(
         self, progress: Progress, langs: list[str], all_building: Callable[[], None] | None = None
     ) -> None:
-        self.progress, self.langs, self.building = progress, langs, False
-        self.all_building, self.started = all_building, set[str]()
+        self.progress, self.langs, self.all_building = progress, langs, all_building
+        self.building: set[str] = set()
 
     def __call__(self, lang: str, unit: str, done: int, total: int) -> None:
-        if unit != "games rendered" and not self.building:
-            self.building = True
-            self.progress.stage(f"building {', '.join(self.langs)}")
-        if unit != "games rendered" and lang not in self.started:
-            self.started.add(lang)
-            if len(self.started) == len(self.langs) and self.all_building is not None:
+        if unit != "games rendered" and lang not in self.building:
+            if not self.building:
+                self.progress.stage(f"building {', '.join(self.langs)}")
+            self.building.add(lang)
+            if len(self.building) == len(self.langs) and self.all_building is not None:
                 self.all_building()
         self.progress.count(lang, unit, done, total)
 

@@ -298,19 +298,14 @@ class BuildCache:
             shutil.rmtree(self.root / top, ignore_errors=True)
         (self.root / EXPORT).unlink(missing_ok=True)
 
-    def keep(self, content: Path, sites: dict[str, Path]) -> None:
-        """Keep a clean build's ``content/`` and language sites (links), the search pieces only
-        here (a site never publishes them)."""
-        self.keep_content(content)
-        self.keep_sites(sites)
-
     def keep_content(self, content: Path) -> None:
-        """``keep``'s first half: the finished ``content/`` (links). A clean build calls it
-        while MkDocs still builds (MkDocs never writes into ``content/``)."""
+        """Keep a clean build's finished ``content/`` (links). A clean build calls it while
+        MkDocs still builds (MkDocs never writes into ``content/``)."""
         link_tree(content, self.content)
 
     def keep_sites(self, sites: dict[str, Path]) -> None:
-        """``keep``'s second half: the language sites, once built, and the exports."""
+        """Keep a clean build's language sites once built (links), the search pieces only here
+        (a site never publishes them), and the exports."""
         for lang, folder in sites.items():
             link_tree(folder, self.site(lang))
             (folder / PIECES).unlink(missing_ok=True)

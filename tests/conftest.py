@@ -35,6 +35,23 @@ INSTALL_HINT = (
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _warm_builds() -> None:
+    """Load once in this test process what every language process of a build loads (MkDocs,
+    Material's search, pypinyin's readings, jieba's stock word table: ``search_terms.warm_up``,
+    as ``rulesite serve`` does before it forks its builds). The builds tests run in this
+    process fork from it and skip that work: a test file of builds took 66 -> 41 CPU s
+    (tests/test_build_cache.py on 2 cores). Builds run through the command line
+    (``subprocess``) still load everything themselves, as a user's do."""
+    import material.plugins.search.plugin  # noqa: F401
+    import mkdocs.commands.build  # noqa: F401
+    import pypinyin  # noqa: F401
+
+    from rulesite.engine.search_terms import warm_up
+
+    warm_up()
+
+
 def _build_real(folder: Path) -> None:
     root = make_project(folder, games=real_games(), real_games=True)
     build(Project(root))

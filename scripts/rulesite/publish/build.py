@@ -34,6 +34,7 @@ from rulesite.publish import incremental, workers
 from rulesite.publish import site_folder as publish
 from rulesite.publish.assemble import assemble, assemble_languages, check_language_codes, writing
 from rulesite.publish.build_cache import BuildCache, Manifest, environment
+from rulesite.publish.check_cache import CheckCache
 from rulesite.publish.incremental import CONTENT_GITIGNORE
 from rulesite.publish.marker import file_digests, source_digest, source_digest_of, write_marker
 from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE, run_mkdocs
@@ -108,7 +109,8 @@ def build(
         count = _game_files(project)
         shown.stage(f"checking {count:,} game{'' if count == 1 else 's'}")
         # Held in a list so a clean build can take the only reference (see _records_only).
-        loaded = [load_catalog(project)]
+        stored = CheckCache(project, publish.notice, clean) if cache is not None else None
+        loaded = [load_catalog(project, stored=stored)]
         try:
             if cache is not None and previous is not None:
                 report = _incremental(project, loaded[0], cache, previous, target, shown, started)

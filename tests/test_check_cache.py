@@ -1,6 +1,6 @@
-"""The checked games a build keeps in ``.cache/rulesite-check/`` (``publish/check_cache.py``):
-read back only when their key and digest hold, from a private folder; anything else is named in
-one line and the game checked again, with the same catalog."""
+"""The checked games a build keeps in ``.cache/rulesite-build/checked/``
+(``publish/check_cache.py``): read back only when their key and digest hold, from a private
+folder; anything else is named in one line and the game checked again, with the same catalog."""
 
 from __future__ import annotations
 

@@ -6,6 +6,8 @@
 - ``site/<lang>/``: each language's MkDocs site as its build wrote it, with the search pieces
   a dirty build completes its index from (``engine/search_pieces.py``);
 - ``export.json``: each game's JSON export records, by its file's digest (``engine/export.py``);
+- ``checked/``: each game file's checked result, read back by the next build's loading
+  (``publish/check_cache.py``: each file guards itself; the manifest does not list them);
 - ``manifest.json``: what made them (the format, this rulesite's version and code, the engines'
   versions, the project's path, the environment the pages read), each page's render key
   (``render/cache.py``), the digest of every file of ``content/`` and the size and time of every
@@ -53,6 +55,8 @@ CONTENT = "content"
 SITES = "site"
 EXPORT = "export.json"
 TRASH = "trash"
+CHECKED = "checked"
+"""The checked games (``publish/check_cache.py``): kept and checked apart from the manifest."""
 FORMAT = 1
 """The manifest's format; a cache of another is ignored."""
 ENGINES = (
@@ -159,8 +163,8 @@ class BuildCache:
             return None
 
     def _held(self) -> list[Path]:
-        """What the cache holds but its trash."""
-        return [path for path in self.root.iterdir() if path.name != TRASH]
+        """What the cache holds but its trash and the checked games."""
+        return [path for path in self.root.iterdir() if path.name not in (TRASH, CHECKED)]
 
     @property
     def trash(self) -> Path:

@@ -187,9 +187,7 @@ def _manifest(session: Session) -> dict:
 
 
 def _with_checksum(data: dict) -> bytes:
-    data = {k: v for k, v in data.items() if k != "checksum"}
-    data["checksum"] = build_cache._checksum(data)
-    return json.dumps(data).encode("utf-8")
+    return build_cache.manifest_bytes({k: v for k, v in data.items() if k != "checksum"})
 
 
 def _altered(field: str, value: object):

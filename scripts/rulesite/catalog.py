@@ -26,7 +26,7 @@ from rulesite.check.site import (
     language_list_problems,
     languages_context,
 )
-from rulesite.check.split import map_split, no_collection
+from rulesite.check.split import map_split, map_split_pickled, no_collection
 from rulesite.check.stubs import find_stubs
 from rulesite.check.terms import site_term_warnings, term_warnings
 from rulesite.errors import DataError, Document, Problem, format_path
@@ -82,21 +82,48 @@ class GameFileCache(Protocol):
     def get(self, kind: str, name: str, key: str, make: Callable[[], Any]) -> Any: ...
 
 
+class CheckStore(Protocol):
+    """Keeps checked game files on disk between builds (``publish/check_cache.py``): each by
+    its file's name and a key of everything its check read (its bytes, ``data/site.yaml``,
+    the date); the store adds what the process is (the code, the engines)."""
+
+    def load(self, name: str, key: str) -> CheckedGame | None:
+        """The kept result of ``name`` checked under ``key``; None when there is none."""
+        ...
+
+    def keep(self, name: str, key: str, pickled: bytes) -> None:
+        """Keep ``name``'s result (pickled) as checked under ``key``."""
+        ...
+
+    def done(self) -> None:
+        """Every file was loaded or kept: drop what this run did not use."""
+        ...
+
+
 def load_catalog(
-    project: Project, today: dt.date | None = None, cache: GameFileCache | None = None
+    project: Project,
+    today: dt.date | None = None,
+    cache: GameFileCache | None = None,
+    stored: CheckStore | None = None,
 ) -> Catalog:
     """Load and validate every data file; raise :class:`DataError` listing all problems.
 
-    With ``cache``, a game file whose bytes, ``data/site.yaml`` and date are those of an earlier
-    run is not parsed or checked again; the checks across files (slugs, calculator ids) always
-    run, and every file is read again. Without it, the game files are checked on two cores
-    where there are two (``check/split.py``).
+    With ``cache`` (in memory) or ``stored`` (on disk), a game file whose bytes,
+    ``data/site.yaml`` and date are those of an earlier run is not parsed or checked again; the
+    checks across files (slugs, calculator ids, pictures, warnings) always run, and every file
+    is read again. Otherwise the game files are checked on two cores where there are two
+    (``check/split.py``), as are those ``stored`` lacks.
     """
     with no_collection():  # a million objects, none of them garbage: no collector passes
-        return _load_catalog(project, today, cache)
+        return _load_catalog(project, today, cache, stored)
 
 
-def _load_catalog(project: Project, today: dt.date | None, cache: GameFileCache | None) -> Catalog:
+def _load_catalog(
+    project: Project,
+    today: dt.date | None,
+    cache: GameFileCache | None,
+    stored: CheckStore | None = None,
+) -> Catalog:
     as_of = measuring_day(today)  # before `today` defaults: SOURCE_DATE_EPOCH must not move it
     today = today or dt.date.today()
     problems: list[Problem] = []
@@ -129,7 +156,9 @@ def _load_catalog(project: Project, today: dt.date | None, cache: GameFileCache 
     if not game_files:
         problems.append(Problem(project.display(project.games_dir), None, "", "no game files"))
     files = [_GameFile.read(project, path) for path in game_files]
-    check = _Check(games_site, site is None, today, cache, context)
+    # A store keeps only what was checked against a whole, valid site file.
+    store = stored if site is not None and cache is None else None
+    check = _Check(games_site, site is None, today, cache, context, store)
     checked_files = iter(check.all([f for f in files if f.raw is not None]))
     for file in files:
         problems.extend(file.problems)
@@ -200,11 +229,31 @@ class _Check:
     today: dt.date
     cache: GameFileCache | None
     context: str
+    store: CheckStore | None = None
 
     def all(self, files: list[_GameFile]) -> list[CheckedGame]:
         if self.cache is not None:  # the preview: few files change, each looked up
             return [self.one(file) for file in files]
+        if self.store is not None:
+            return self.stored(self.store, files)
         return map_split(self.one, files, [len(file.raw or b"") for file in files])
+
+    def stored(self, store: CheckStore, files: list[_GameFile]) -> list[CheckedGame]:
+        """Each file's result from ``store``; those it lacks checked (on two cores) and kept."""
+        found = [store.load(file.display, file.digest + self.context) for file in files]
+        missing = [index for index, checked in enumerate(found) if checked is None]
+        sizes = [len(files[index].raw or b"") for index in missing]
+        made = map_split_pickled(self.one, [files[index] for index in missing], sizes)
+        results = dict(zip(missing, made, strict=True))
+        checked_files: list[CheckedGame] = []
+        for index, file in enumerate(files):
+            kept = found[index]
+            if kept is None:
+                kept, pickled = results[index]
+                store.keep(file.display, file.digest + self.context, pickled)
+            checked_files.append(kept)
+        store.done()
+        return checked_files
 
     def one(self, file: _GameFile) -> CheckedGame:
         raw = file.raw or b""

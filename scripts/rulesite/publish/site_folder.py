@@ -335,8 +335,13 @@ def staged(content_dir: Path, site_dir: Path | None, trash: Path | None = None) 
             swap.clear(trash)
 
 
-_REMOVER = "import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, True)\n"
-"""What the process that removes discarded trees runs."""
+_REMOVER = (
+    "import os, shutil, sys\n"
+    "if hasattr(os, 'nice'):\n    os.nice(19)\n"
+    "for path in sys.argv[1:]:\n    shutil.rmtree(path, True)\n"
+)
+"""What the process that removes discarded trees runs: at the lowest priority, so it takes no
+core from the build that discarded them (it starts while a language still builds)."""
 
 
 def discard(folders: list[Path], trash: Path) -> None:

@@ -136,6 +136,8 @@ def run(
     # Objects that exist now are never collected in the children, nor in this process while
     # they run: the collector would touch (and so copy) every page of memory the catalog and
     # the imported modules share with them (freed ones still go, as their count drops).
+    # A caller that froze its objects itself (an incremental build: its catalog) unfreezes them.
+    frozen_by_caller = gc.get_freeze_count() > 0
     gc.freeze()
     running = []
     outcomes: dict[str, Outcome] = {}
@@ -172,7 +174,8 @@ def run(
             if process.is_alive():
                 process.kill()
                 process.join()
-        gc.unfreeze()
+        if not frozen_by_caller:
+            gc.unfreeze()
     return {lang: outcomes[lang] for lang, _, _ in running}
 
 

@@ -17,9 +17,10 @@ Keys are SHA-256 digests of those bytes. The code cannot change while the proces
 not part of a key. The checks across files (unique slugs and calculator ids) are redone every
 time: they are cheap, and depend on every game.
 
-The cache lives in memory only. ``rulesite build`` starts a fresh process each time and spends
-most of its time in MkDocs, which rebuilds every page anyway; keeping games on disk would mean
-reading back records from a file anyone can write, so it is not done (and never with pickle).
+The cache lives in memory only. ``rulesite build`` starts a fresh process each time: it keeps
+its checked games on disk apart (``publish/check_cache.py``: in the project's private build
+cache, each file read back only under its exact key and digest), and its pages in the build
+cache (``publish/build_cache.py``).
 """
 
 from __future__ import annotations

@@ -123,8 +123,8 @@ def test_the_whole_catalog_is_let_go_of_before_mkdocs_runs_and_while_it_runs(
         workers.run_mkdocs,
     )
 
-    def load(project):
-        catalog = real_load(project)
+    def load(project, **options):
+        catalog = real_load(project, **options)
         loaded.append(weakref.ref(catalog))
         return catalog
 

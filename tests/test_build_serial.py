@@ -27,8 +27,8 @@ def test_the_documents_are_freed_before_the_fork_without_a_collection(
     documents: list[weakref.ref] = []
     alive_at_fork: list[bool] = []
 
-    def loading(project: Project) -> object:
-        catalog = load_catalog(project)
+    def loading(project: Project, **options: object) -> object:
+        catalog = load_catalog(project, **options)
         documents.extend(weakref.ref(doc) for doc in catalog.documents.values())
         return catalog
 

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -140,6 +141,17 @@ def poll_until(condition: Callable[[], T], what: str, timeout: float = 60, every
             raise AssertionError(what)
         time.sleep(every)
     return found
+
+
+def interruptible() -> None:
+    """``preexec_fn`` of a program a test will interrupt: Ctrl-C's signal as a terminal gives it.
+
+    A program started in the background of a shell without job control (``make test &`` in a
+    script) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt for it: the
+    test's SIGINT would do nothing, and a test of what Ctrl-C does would fail for the wrong
+    reason.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def copy_project(root: Path, target: Path) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import copy_built, copy_project, make_project, tree_digest
+from tests.helpers import copy_built, copy_project, interruptible, make_project, tree_digest
 
 
 def _interrupted_build(root: Path) -> subprocess.CompletedProcess[str]:
@@ -24,6 +24,7 @@ def _interrupted_build(root: Path) -> subprocess.CompletedProcess[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     deadline = time.monotonic() + 60
     while not list(root.glob(".rulesite-new-*.site/.rulesite-languages/*/assets")):

@@ -42,6 +42,7 @@ from tests.helpers import (
     copy_built,
     extra_game_text,
     good_game_text,
+    interruptible,
     make_project,
     skipping,
     tree_digest,
@@ -549,6 +550,7 @@ class TestPreviewRequests:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=interruptible,
         )
         try:
             deadline = time.monotonic() + 240

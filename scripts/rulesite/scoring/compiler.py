@@ -143,18 +143,28 @@ def evaluation_order(terms: Sequence[Term]) -> list[str]:
     needs = {t["id"]: term_names(t) & ids for t in terms}
     order: list[str] = []
     state: dict[str, str] = {}
-
-    def visit(term_id: str, path: list[str]) -> None:
-        if state.get(term_id) == "done":
-            return
-        if state.get(term_id) == "active":
-            raise CycleError([*path[path.index(term_id) :], term_id])
-        state[term_id] = "active"
-        for dependency in sorted(needs[term_id]):
-            visit(dependency, [*path, term_id])
-        state[term_id] = "done"
-        order.append(term_id)
-
     for term in terms:
-        visit(term["id"], [])
+        _visit(term["id"], [], needs, state, order)
     return order
+
+
+def _visit(
+    term_id: str,
+    path: list[str],
+    needs: dict[str, set[str]],
+    state: dict[str, str],
+    order: list[str],
+) -> None:
+    """Put ``term_id`` in ``order`` after what it needs (depth first). A function of its own,
+    not a closure: a recursive closure is a reference cycle only the collector frees, and a
+    build freezes the collector before the language processes fork (publish/workers.py), so
+    every game's would stay for good, scattered through the memory the catalog leaves."""
+    if state.get(term_id) == "done":
+        return
+    if state.get(term_id) == "active":
+        raise CycleError([*path[path.index(term_id) :], term_id])
+    state[term_id] = "active"
+    for dependency in sorted(needs[term_id]):
+        _visit(dependency, [*path, term_id], needs, state, order)
+    state[term_id] = "done"
+    order.append(term_id)

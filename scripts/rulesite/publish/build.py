@@ -142,7 +142,11 @@ def _clean(
     site, games = held.loaded.site, len(held.loaded.games)
     extra = static_files(project)
     keys: dict[str, str] = {}
-    with writing(project, target), publish.staged(project.content_dir, target) as swap:
+    # The trees the swap replaces (the previous site and content/) go to the cache's trash,
+    # removed by a process of their own, as after an incremental build: at 1,000 games that is
+    # over 20,000 files the build need not wait for.
+    trash = cache.trash if cache is not None else None
+    with writing(project, target), publish.staged(project.content_dir, target, trash) as swap:
         builds = swap.new_site / _LANGUAGE_BUILDS
         early = _ContentDone(swap.new_content, cache) if cache is not None else None
         outcomes = render_and_build(

@@ -22,7 +22,7 @@ from rulesite.errors import BuildError, UsageError
 from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
-from rulesite.publish.build_cache import CACHE_DIR
+from rulesite.publish.build_cache import CACHE_DIR, TRASH
 from rulesite.publish.marker import read_marker
 from tests.helpers import built_once, copy_built, shared_temp, skipping, tree_digest
 
@@ -396,10 +396,19 @@ def test_undeletable_old_site_is_a_warning_and_later_builds_work(
             raise PermissionError(errno.EPERM, os.strerror(errno.EPERM), path)
         return real_unlink(path, *args, **kwargs)
 
+    real_rename = os.rename
+
+    def rename(src, dst, *args, **kwargs):
+        if TRASH in Path(dst).parts:  # the cache's trash on another file system
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), dst)
+        return real_rename(src, dst, *args, **kwargs)
+
     monkeypatch.setattr(os, "unlink", unlink)
+    # A build hands the trees it replaces to a process of its own to remove, through the
+    # cache's trash; where they cannot be moved there, it removes them itself, and says so.
+    monkeypatch.setattr(os, "rename", rename)
     for old, new in [(RANK_BEFORE, RANK_AFTER), (RANK_AFTER, "bgg_rank: 9997")]:
         change_rank(project, old, new)
-        # Clean: a build from the cache hands the old trees to a process of its own to remove.
         build(project, clean=True)
         err = capsys.readouterr().err
         assert "warning: cannot remove" in err and "the next build tries again" in err, err

@@ -253,8 +253,10 @@ def render_and_build(
     bytecode.use(project.root / ".cache")
     site_url = configured_site_url(project)
     gate = workers.context().Event()
+    projects = language_projects(content, site)
+    given, helps = _shares(projects)
     jobs = []
-    for language in language_projects(content, site):
+    for language in projects:
         built = languages is None or language.lang in languages
         job = workers.RenderJob(
             project,
@@ -266,6 +268,8 @@ def render_and_build(
             strict,
             gate,
             pieces=cache is not None,
+            given=given.get(language.lang),
+            helps=helps.get(language.lang, ()),
         )
         jobs.append((language.lang, workers.render_and_build, (job,)))
     listener = _Shown(shown, [lang for lang, _, _ in jobs], early.start if early else None)
@@ -274,12 +278,38 @@ def render_and_build(
     exports = cache.exports if cache is not None else None
     rest = lambda: _write_rest(project, content, held, gate, site_url, recorded, exports)  # noqa: E731
     try:
-        outcomes = workers.run(jobs, listener, meanwhile=rest)
+        # A process that stops leaves no share unfinished that another waits for.
+        stopped = lambda: [share.done.set() for share in given.values()]  # noqa: E731
+        outcomes = workers.run(jobs, listener, meanwhile=rest, stopped=stopped)
     finally:
         if early is not None:
             early.join()  # never left reading content/ while a failed build removes it
     workers.problems_of(outcomes)
     return outcomes
+
+
+def _shares(
+    projects: list[LanguageProject],
+) -> tuple[dict[str, workers.Share], dict[str, tuple[workers.Share, ...]]]:
+    """Which processes render part of another language's game pages (``workers.Share``):
+    each language whose search splits words with jieba (its MkDocs build the longest) shares
+    its games with a language that does not, in turn. The shares given and helped with, by
+    language."""
+    heavy = [p for p in projects if p.language.search.jieba]
+    light = [p for p in projects if not p.language.search.jieba]
+    given: dict[str, workers.Share] = {}
+    helps: dict[str, tuple[workers.Share, ...]] = {}
+    if not light:
+        return given, helps
+    ctx = workers.context()
+    for index, owner in enumerate(heavy):
+        helper = light[index % len(light)].lang
+        share = workers.Share(
+            owner.lang, owner.root, ctx.Value("i", 0), ctx.RawValue("i", -1), ctx.Event()
+        )
+        given[owner.lang] = share
+        helps[helper] = (*helps.get(helper, ()), share)
+    return given, helps
 
 
 def _records_only(catalog: Catalog) -> Catalog:

@@ -171,15 +171,25 @@ class Renderer:
         """Every page of ``lang``, one at a time, keyed by path under the language's docs
         (nothing holds them all: a build writes each as it comes). ``games_done`` hears how
         many games' pages are done, of how many."""
+        yield from self.pages_of_all_games(lang)
+        total = len(self.catalog.games)
+        for done, game in enumerate(self.catalog.games, 1):
+            yield from self.pages_of_game(game, lang)
+            if games_done is not None:
+                games_done(done, total)
+
+    def pages_of_all_games(self, lang: str) -> Iterator[tuple[str, str]]:
+        """The pages of ``lang`` about every game (home, indexes, topics), as
+        ``language_pages`` gives them."""
         prefix = f"{lang}/"
         for pages in (self.site_pages(lang), self.topic_pages(lang)):
             yield from ((path.removeprefix(prefix), text) for path, text in pages.items())
-        total = len(self.catalog.games)
-        for done, game in enumerate(self.catalog.games, 1):
-            for path, text in self.game_pages(game, lang).items():
-                yield path.removeprefix(prefix), text
-            if games_done is not None:
-                games_done(done, total)
+
+    def pages_of_game(self, game: Game, lang: str) -> Iterator[tuple[str, str]]:
+        """One game's pages in ``lang``, as ``language_pages`` gives them."""
+        prefix = f"{lang}/"
+        for path, text in self.game_pages(game, lang).items():
+            yield path.removeprefix(prefix), text
 
     def site_pages(self, lang: str) -> dict[str, str]:
         """The pages about every game the registry lists (home, the indexes), in ``lang``."""

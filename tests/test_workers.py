@@ -1,0 +1,114 @@
+"""The build's language processes: a language's game pages shared between two of them, and what
+happens when one of them stops."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+from rulesite.errors import BuildError
+from rulesite.project import Project
+from rulesite.publish import build as build_module
+from rulesite.publish import workers
+from rulesite.render.renderer import Renderer
+from tests.helpers import make_project
+
+
+def _share(root: Path) -> workers.Share:
+    ctx = workers.context()
+    return workers.Share("zh", root, ctx.Value("i", 0), ctx.RawValue("i", -1), ctx.Event())
+
+
+def _take_all(sender, share: workers.Share, games: int) -> None:
+    sender.send(list(share.take(games)))
+    sender.close()
+
+
+def test_a_share_gives_each_game_to_exactly_one_process(tmp_path: Path) -> None:
+    share = _share(tmp_path)
+    ctx = workers.context()
+    pipes, processes = [], []
+    for _ in range(3):
+        receiver, sender = ctx.Pipe(duplex=False)
+        process = ctx.Process(target=_take_all, args=(sender, share, 500))
+        process.start()
+        sender.close()
+        pipes.append(receiver)
+        processes.append(process)
+    taken = [index for receiver in pipes for index in receiver.recv()]
+    for process in processes:
+        process.join()
+    assert sorted(taken) == list(range(500))  # every game once, none twice
+    assert list(share.take(500)) == []  # and none is left
+
+
+def _stop(sender) -> None:
+    sender.close()
+    os._exit(3)
+
+
+def test_a_process_that_stops_without_an_outcome_is_reported_and_heard() -> None:
+    heard: list[str] = []
+    outcomes = workers.run([("en", _stop, ())], stopped=lambda: heard.append("stopped"))
+    assert outcomes["en"].problems == ["MkDocs build of 'en' stopped (exit 3)"]
+    assert heard == ["stopped"]
+
+
+def test_the_languages_that_split_words_with_jieba_share_their_games(tmp_path: Path) -> None:
+    from rulesite.catalog import load_site
+    from rulesite.engine.projects import language_projects
+
+    site = load_site(Project(make_project(tmp_path / "project")))
+    projects = language_projects(tmp_path / "content", site)
+    given, helps = build_module._shares(projects)
+    heavy = {p.lang for p in projects if p.language.search.jieba}
+    light = [p.lang for p in projects if not p.language.search.jieba]
+    assert heavy and light  # the real site has both kinds
+    assert set(given) == heavy
+    assert set(helps) <= set(light)
+    assert sorted(s.lang for shares in helps.values() for s in shares) == sorted(heavy)
+
+
+def test_a_helper_that_dies_in_a_share_fails_the_build_instead_of_hanging_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The process helping with the Chinese pages dies before it finished its part: the
+    Chinese process, waiting for that part, gives up; the build fails with the helper's end."""
+    own, every_game = Renderer.pages_of_game, Renderer.pages_of_all_games
+    taken = tmp_path / "helper-took-a-game"
+
+    def pages_of_all_games(self, lang):
+        self.owns = (*getattr(self, "owns", ()), lang)
+        # The language's own process leaves the helper a game to take (and die on).
+        for _ in range(600):
+            if taken.exists():
+                break
+            time.sleep(0.1)
+        return every_game(self, lang)
+
+    def pages_of_game(self, game, lang):
+        if lang not in getattr(self, "owns", ()):  # only a helper renders another's game
+            taken.touch()
+            os._exit(3)
+        return own(self, game, lang)
+
+    monkeypatch.setattr(Renderer, "pages_of_all_games", pages_of_all_games)
+    monkeypatch.setattr(Renderer, "pages_of_game", pages_of_game)
+    project = Project(make_project(tmp_path / "project"))
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            build_module.build(project)
+        except BaseException as error:
+            failed.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout=180)
+    assert not thread.is_alive(), "the build waits for a share nobody will finish"
+    assert len(failed) == 1 and isinstance(failed[0], BuildError), failed
+    assert "MkDocs build of 'en' stopped (exit 3)" in str(failed[0])
+    assert not project.site_dir.exists()

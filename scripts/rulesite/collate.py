@@ -48,6 +48,14 @@ def reading_key(text: str, lang: str) -> tuple[object, ...]:
     return (text.lower(),)
 
 
+def load_readings(lang: str) -> None:
+    """Load now what ``reading_key`` needs for ``lang`` (pypinyin's dictionaries for Chinese,
+    57 MB): a build whose language processes share a Chinese language's pages loads them
+    before it forks, so those processes share one copy instead of each loading its own."""
+    if lang == "zh":
+        import pypinyin  # noqa: F401
+
+
 def by_reading(items: Iterable[Item], attribute: str, lang: str) -> list[Item]:
     """``items`` sorted by the ``lang`` text of their bilingual ``attribute`` (stable)."""
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulesite import collate
 from rulesite.catalog import Catalog, load_catalog, load_site
 from rulesite.engine import bytecode
 from rulesite.engine.export import ExportCache
@@ -255,6 +256,8 @@ def render_and_build(
     gate = workers.context().Event()
     projects = language_projects(content, site)
     given, helps = _shares(projects)
+    for lang in given:
+        collate.load_readings(lang)  # both processes sort its glossaries
     jobs = []
     for language in projects:
         built = languages is None or language.lang in languages

@@ -37,10 +37,8 @@ def reading_key(text: str, lang: str) -> tuple[object, ...]:
     (read as whole words, so a character with two readings gets the one it has here), digits
     before them and Latin words after, then the text itself to part homophones; other languages
     case-insensitively."""
-    if lang == "zh":
-        # Imported here: pypinyin's dictionaries take 0.16 s to load, which every build process
-        # and the preview would pay even when nothing Chinese is sorted.
-        from pypinyin import Style, lazy_pinyin
+    if _by_pinyin(lang):
+        from pypinyin import Style, lazy_pinyin  # loaded (once) by _by_pinyin
 
         items = lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True, errors=_run)
         marked = (i if i[:1] in (_SIGN, _LATIN) else _HAN + i for i in items)
@@ -52,8 +50,18 @@ def load_readings(lang: str) -> None:
     """Load now what ``reading_key`` needs for ``lang`` (pypinyin's dictionaries for Chinese,
     57 MB): a build whose language processes share a Chinese language's pages loads them
     before it forks, so those processes share one copy instead of each loading its own."""
-    if lang == "zh":
-        import pypinyin  # noqa: F401
+    _by_pinyin(lang)
+
+
+def _by_pinyin(lang: str) -> bool:
+    """Whether ``lang`` sorts by pinyin; if so, pypinyin is loaded. Loaded only then: its
+    dictionaries take 0.16 s to load, which every build process and the preview would pay
+    even when nothing Chinese is sorted."""
+    if lang != "zh":
+        return False
+    import pypinyin  # noqa: F401
+
+    return True
 
 
 def by_reading(items: Iterable[Item], attribute: str, lang: str) -> list[Item]:

@@ -280,9 +280,13 @@ def render_and_build(
     recorded = keys if cache is not None else None
     exports = cache.exports if cache is not None else None
     rest = lambda: _write_rest(project, content, held, gate, site_url, recorded, exports)  # noqa: E731
+
+    def stopped() -> None:
+        """A process that stops leaves no share unfinished that another waits for."""
+        for share in given.values():
+            share.done.set()
+
     try:
-        # A process that stops leaves no share unfinished that another waits for.
-        stopped = lambda: [share.done.set() for share in given.values()]  # noqa: E731
         outcomes = workers.run(jobs, listener, meanwhile=rest, stopped=stopped)
     finally:
         if early is not None:

@@ -3,6 +3,7 @@ happens when one of them stops."""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -112,3 +113,76 @@ def test_a_helper_that_dies_in_a_share_fails_the_build_instead_of_hanging_it(
     assert len(failed) == 1 and isinstance(failed[0], BuildError), failed
     assert "MkDocs build of 'en' stopped (exit 3)" in str(failed[0])
     assert not project.site_dir.exists()
+
+
+def test_work_in_a_process_of_its_own_answers_with_its_value_after_meanwhile_ran() -> None:
+    parent = os.getpid()
+    ran: list[str] = []
+    answer = workers.in_process(
+        lambda: (os.getpid(), {"key": b"\x00bytes"}), lambda: ran.append("meanwhile")
+    )
+    assert answer[0] != parent  # it ran elsewhere
+    assert answer[1] == {"key": b"\x00bytes"}
+    assert ran == ["meanwhile"]
+
+
+def _fails() -> None:
+    raise BuildError("content/zh: cannot write: disk full")
+
+
+def test_work_in_a_process_of_its_own_raises_its_exception_here() -> None:
+    try:
+        workers.in_process(_fails, lambda: None)
+    except BuildError as error:
+        assert str(error) == "content/zh: cannot write: disk full"
+    else:
+        raise AssertionError("the process's exception was not raised")
+
+
+def test_work_in_a_process_that_dies_without_an_answer_fails_the_build() -> None:
+    try:
+        workers.in_process(lambda: os._exit(5), lambda: None)
+    except BuildError as error:
+        assert str(error) == "writing the shared pages stopped (exit 5)"
+    else:
+        raise AssertionError("a process that died gave no error")
+
+
+def test_an_answer_that_cannot_be_sent_is_still_an_error() -> None:
+    try:
+        workers.in_process(lambda: threading.Lock(), lambda: None)  # a lock does not pickle
+    except BuildError as error:
+        assert "TypeError" in str(error)
+    else:
+        raise AssertionError("an answer that cannot be sent gave no error")
+
+
+def test_the_build_writes_the_shared_pages_in_another_process_and_keeps_what_it_made(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The rest of the projects (site-wide pages, exports) is written by a process of its own;
+    the build keeps the page keys and exports that process made, for the next build."""
+    from rulesite.catalog import load_catalog
+    from rulesite.engine.projects import configured_site_url
+    from rulesite.publish import incremental
+
+    writers = tmp_path / "writers"
+    write_content = build_module.write_content
+
+    def recording(*args, **kwargs):
+        with writers.open("a") as file:
+            file.write(f"{os.getpid()}\n")
+        return write_content(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "write_content", recording)
+    project = Project(make_project(tmp_path / "project"))
+    build_module.build(project)
+    assert [int(pid) for pid in writers.read_text().split()] != [os.getpid()]
+    assert len(writers.read_text().split()) == 1
+    cache = project.root / ".cache" / "rulesite-build"
+    catalog = load_catalog(project)
+    manifest = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))
+    made = incremental.render_keys(project, catalog, configured_site_url(project))
+    assert made and manifest["render"] == made
+    exported = json.loads((cache / "export.json").read_text(encoding="utf-8"))
+    assert sorted(exported) == sorted(game.slug for game in catalog.games)

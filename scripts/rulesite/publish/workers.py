@@ -352,6 +352,48 @@ def keep_pieces(keep: bool) -> None:
         plugin.KEEP_PIECES = True
 
 
+def in_process(work: Callable[[], Any], meanwhile: Callable[[], None]) -> Any:
+    """``work()`` in a forked process of its own: what it returns, or the exception it raised,
+    raised here. ``meanwhile`` runs here once the process started (a build lets go of the
+    catalog then: the process has its own copy). A process that ends without an answer (killed)
+    raises BuildError."""
+    ctx = context()
+    receiver, sender = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_answer, args=(sender, work), daemon=True)
+    process.start()
+    sender.close()
+    try:
+        meanwhile()
+        try:
+            outcome, value = receiver.recv()
+        except EOFError:
+            process.join()
+            stopped = f"writing the shared pages stopped (exit {process.exitcode})"
+            raise BuildError(stopped) from None
+        process.join()
+    finally:
+        if process.is_alive():
+            process.kill()
+            process.join()
+    if outcome == "raised":
+        raise value
+    return value
+
+
+def _answer(sender: Connection, work: Callable[[], Any]) -> None:
+    """Child process of ``in_process``: send ("returned", value) or ("raised", exception)."""
+    die_with_parent()
+    try:
+        message: tuple[str, Any] = ("returned", work())
+    except BaseException as error:  # the parent raises it: one place decides how to report
+        message = ("raised", error)
+    try:
+        sender.send(message)
+    except Exception as error:  # a value or exception that cannot be sent: still an answer
+        sender.send(("raised", BuildError(f"{type(error).__name__}: {printable(str(error))}")))
+    sender.close()
+
+
 def die_with_parent() -> None:
     # A killed build must not leave a worker writing into folders the next build cleans up.
     # Linux can end a child with its parent; elsewhere the worker finishes its own build.

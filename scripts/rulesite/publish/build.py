@@ -237,14 +237,14 @@ def render_and_build(
     """Write ``content`` and build each chosen language into ``builds/<lang>``.
 
     A process per language renders its pages into its project and then builds it
-    (``publish/workers.py``); meanwhile this process writes the rest of every project. Every
-    language's pages are rendered (``content/`` is whole); only the chosen ones are built. One
-    language too builds in a process of its own: a build adds its search terms to jieba's word
-    table (``engine/search_terms.py``), which must not stay in this process. Once the rest is
-    written, this process lets go of the catalog (``held``): the language processes have their
-    own copy, and it is a third of the build's memory while they build. With ``cache``, the
-    languages keep their search pieces and ``keys`` receives every page's render key
-    (``publish/incremental.py``), for the next build. ``early`` starts once every language
+    (``publish/workers.py``); meanwhile one more process writes the rest of every project
+    (``_write_rest``). Every language's pages are rendered (``content/`` is whole); only the
+    chosen ones are built. One language too builds in a process of its own: a build adds its
+    search terms to jieba's word table (``engine/search_terms.py``), which must not stay in this
+    process. Once those processes started, this process lets go of the catalog (``held``): they
+    have their own copy, and it is a third of the build's memory while they build. With
+    ``cache``, the languages keep their search pieces and ``keys`` receives every page's render
+    key (``publish/incremental.py``), for the next build. ``early`` starts once every language
     builds: ``content/`` is then finished.
     """
     site = held.loaded.site
@@ -308,10 +308,10 @@ def _load_shared_readings(project: Project) -> None:
     """Load what sorting a shared language's glossaries needs (``collate.load_readings``)
     before the catalog: both of its processes then share one copy, and it lies in memory of
     its own. Loaded after the catalog, its 190,000 lists (pypinyin's phrases, at any count of
-    games) filled the holes the checks left between the catalog's objects, so that this process
-    kept every block of the catalog's memory after letting go of it (at 300 games: 175 MB held
-    for 63 MB in use). An invalid ``site.yaml`` loads nothing here: the catalog's load reports
-    it with every other problem."""
+    games) filled the holes the checks left between the catalog's objects, and kept those
+    blocks of memory this process's after it let go of the catalog (``_write_rest``). An
+    invalid ``site.yaml`` loads nothing here: the catalog's load reports it with every other
+    problem."""
     try:
         site = load_site(project)
     except RulesiteError:

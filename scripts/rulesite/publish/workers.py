@@ -2,9 +2,10 @@
 
 ``rulesite build`` forks right after loading (``language_jobs``): each language's process
 renders its own pages and writes them into its generated project as they come (the parent never
-holds the Markdown), waits until the parent has written the rest of the project (settings,
-theme, feeds, pictures: ``gate``), then runs MkDocs. Rendering is thus off the serial path and
-split between the languages. A preview's builds (``build_previews``) only run MkDocs.
+holds the Markdown), waits until the rest of the project is written (settings, theme, feeds,
+pictures: ``gate``; by one more process, ``in_process``, so that the parent can let go of the
+catalog at once), then runs MkDocs. Rendering is thus off the serial path and split between the
+languages. A preview's builds (``build_previews``) only run MkDocs.
 
 Every process sends its progress and, last, its outcome through a pipe: the parent shows the
 first and collects the second (``run``). A process that dies says so.

@@ -126,6 +126,18 @@ def test_work_in_a_process_of_its_own_answers_with_its_value_after_meanwhile_ran
     assert ran == ["meanwhile"]
 
 
+def test_work_runs_here_where_processes_are_not_forked(monkeypatch) -> None:
+    import multiprocessing
+
+    monkeypatch.setattr(workers, "context", lambda: multiprocessing.get_context("spawn"))
+    order: list[str] = []
+    answer = workers.in_process(
+        lambda: order.append("work") or os.getpid(), lambda: order.append("meanwhile")
+    )
+    assert answer == os.getpid()
+    assert order == ["work", "meanwhile"]
+
+
 def _fails() -> None:
     raise BuildError("content/zh: cannot write: disk full")
 

@@ -357,8 +357,13 @@ def in_process(work: Callable[[], Any], meanwhile: Callable[[], None]) -> Any:
     """``work()`` in a forked process of its own: what it returns, or the exception it raised,
     raised here. ``meanwhile`` runs here once the process started (a build lets go of the
     catalog then: the process has its own copy). A process that ends without an answer (killed)
-    raises BuildError."""
+    raises BuildError. Where processes are not forked (Windows), ``work`` runs here, then
+    ``meanwhile``: a spawned process could not be handed the closure or its objects."""
     ctx = context()
+    if ctx.get_start_method() != "fork":
+        value = work()
+        meanwhile()
+        return value
     receiver, sender = ctx.Pipe(duplex=False)
     process = ctx.Process(target=_answer, args=(sender, work), daemon=True)
     process.start()

@@ -1,5 +1,5 @@
-"""The build's language processes: a language's game pages shared between two of them, and what
-happens when one of them stops."""
+"""The build's processes: a language's game pages shared between two of them, what happens when
+one of them stops, and the process that writes the shared pages (``workers.in_process``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish import build as build_module
 from rulesite.publish import workers
+from rulesite.publish.build_cache import CACHE_DIR
 from rulesite.render.renderer import Renderer
 from tests.helpers import make_project
 
@@ -143,30 +146,20 @@ def _fails() -> None:
 
 
 def test_work_in_a_process_of_its_own_raises_its_exception_here() -> None:
-    try:
+    with pytest.raises(BuildError) as raised:
         workers.in_process(_fails, lambda: None)
-    except BuildError as error:
-        assert str(error) == "content/zh: cannot write: disk full"
-    else:
-        raise AssertionError("the process's exception was not raised")
+    assert str(raised.value) == "content/zh: cannot write: disk full"
 
 
 def test_work_in_a_process_that_dies_without_an_answer_fails_the_build() -> None:
-    try:
+    with pytest.raises(BuildError) as raised:
         workers.in_process(lambda: os._exit(5), lambda: None)
-    except BuildError as error:
-        assert str(error) == "writing the shared pages stopped (exit 5)"
-    else:
-        raise AssertionError("a process that died gave no error")
+    assert str(raised.value) == "writing the shared pages stopped (exit 5)"
 
 
 def test_an_answer_that_cannot_be_sent_is_still_an_error() -> None:
-    try:
+    with pytest.raises(BuildError, match="TypeError"):
         workers.in_process(lambda: threading.Lock(), lambda: None)  # a lock does not pickle
-    except BuildError as error:
-        assert "TypeError" in str(error)
-    else:
-        raise AssertionError("an answer that cannot be sent gave no error")
 
 
 def test_the_build_writes_the_shared_pages_in_another_process_and_keeps_what_it_made(
@@ -189,9 +182,9 @@ def test_the_build_writes_the_shared_pages_in_another_process_and_keeps_what_it_
     monkeypatch.setattr(build_module, "write_content", recording)
     project = Project(make_project(tmp_path / "project"))
     build_module.build(project)
-    assert [int(pid) for pid in writers.read_text().split()] != [os.getpid()]
-    assert len(writers.read_text().split()) == 1
-    cache = project.root / ".cache" / "rulesite-build"
+    (writer,) = writers.read_text().split()  # written once, by another process
+    assert int(writer) != os.getpid()
+    cache = project.root / CACHE_DIR
     catalog = load_catalog(project)
     manifest = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))
     made = incremental.render_keys(project, catalog, configured_site_url(project))

@@ -17,6 +17,7 @@ from tests.helpers import REPO
 PACKAGE = REPO / "scripts" / "rulesite"
 LAYERS: list[set[str]] = [
     {"errors", "terminal", "project", "markup", "collate"},
+    {"forked"},
     {"model"},
     {"scoring"},
     {"load"},

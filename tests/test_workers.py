@@ -1,5 +1,5 @@
 """The build's processes: a language's game pages shared between two of them, what happens when
-one of them stops, and the process that writes the shared pages (``workers.in_process``)."""
+one of them stops, and the process that writes the shared pages (``forked.in_process``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
+from rulesite import forked
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish import build as build_module
@@ -21,7 +20,7 @@ from tests.helpers import make_project
 
 
 def _share(root: Path) -> workers.Share:
-    ctx = workers.context()
+    ctx = forked.context()
     return workers.Share("zh", root, ctx.Value("i", 0), ctx.RawValue("i", -1), ctx.Event())
 
 
@@ -32,7 +31,7 @@ def _take_all(sender, share: workers.Share, games: int) -> None:
 
 def test_a_share_gives_each_game_to_exactly_one_process(tmp_path: Path) -> None:
     share = _share(tmp_path)
-    ctx = workers.context()
+    ctx = forked.context()
     pipes, processes = [], []
     for _ in range(3):
         receiver, sender = ctx.Pipe(duplex=False)
@@ -116,50 +115,6 @@ def test_a_helper_that_dies_in_a_share_fails_the_build_instead_of_hanging_it(
     assert len(failed) == 1 and isinstance(failed[0], BuildError), failed
     assert "MkDocs build of 'en' stopped (exit 3)" in str(failed[0])
     assert not project.site_dir.exists()
-
-
-def test_work_in_a_process_of_its_own_answers_with_its_value_after_meanwhile_ran() -> None:
-    parent = os.getpid()
-    ran: list[str] = []
-    answer = workers.in_process(
-        lambda: (os.getpid(), {"key": b"\x00bytes"}), lambda: ran.append("meanwhile")
-    )
-    assert answer[0] != parent  # it ran elsewhere
-    assert answer[1] == {"key": b"\x00bytes"}
-    assert ran == ["meanwhile"]
-
-
-def test_work_runs_here_where_processes_are_not_forked(monkeypatch) -> None:
-    import multiprocessing
-
-    monkeypatch.setattr(workers, "context", lambda: multiprocessing.get_context("spawn"))
-    order: list[str] = []
-    answer = workers.in_process(
-        lambda: order.append("work") or os.getpid(), lambda: order.append("meanwhile")
-    )
-    assert answer == os.getpid()
-    assert order == ["work", "meanwhile"]
-
-
-def _fails() -> None:
-    raise BuildError("content/zh: cannot write: disk full")
-
-
-def test_work_in_a_process_of_its_own_raises_its_exception_here() -> None:
-    with pytest.raises(BuildError) as raised:
-        workers.in_process(_fails, lambda: None)
-    assert str(raised.value) == "content/zh: cannot write: disk full"
-
-
-def test_work_in_a_process_that_dies_without_an_answer_fails_the_build() -> None:
-    with pytest.raises(BuildError) as raised:
-        workers.in_process(lambda: os._exit(5), lambda: None)
-    assert str(raised.value) == "writing the shared pages stopped (exit 5)"
-
-
-def test_an_answer_that_cannot_be_sent_is_still_an_error() -> None:
-    with pytest.raises(BuildError, match="TypeError"):
-        workers.in_process(lambda: threading.Lock(), lambda: None)  # a lock does not pickle
 
 
 def test_the_build_writes_the_shared_pages_in_another_process_and_keeps_what_it_made(

@@ -15,7 +15,8 @@ with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, w
   index, every document is given the glossary's synonyms it uses as search words
   (``search_synonyms``, ``engine/search_split.py``), and the index is cut into chunks by word
   start that the theme's worker fetches per query (``engine/search_chunks.py``); each game's
-  full text is also written as its shard, which the worker searches offline. Every page loads
+  full text is also written as its shard, which the worker searches offline (the chunks and
+  the shards are written by two processes at once, ``forked.in_process``). Every page loads
   ``assets/search-setup.js``, which points Material's search at ``assets/search-worker.js``.
 - **offline** (option ``offline``): the web app manifest, what each game needs offline (what
   each page loads, from the page MkDocs hands to ``on_post_page``), the offline page and the
@@ -26,12 +27,14 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
+from rulesite import forked
 from rulesite.engine import (
     build_date,
     bytecode,
@@ -190,7 +193,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             offline.write_offline_files(config, self._built)
 
     def _split_search_index(self, site_dir: Path) -> None:
-        """Split the index Material wrote into the site-level index and shards."""
+        """Split the index Material wrote into the chunked index and the game shards."""
         search_dir = site_dir / "search"
         index_file = search_dir / search_split.INDEX_FILE
         if not index_file.is_file():
@@ -202,11 +205,25 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         synonyms = self.config.search_synonyms
         words = read_synonyms(synonyms) if synonyms else None
         prepared = search_split.prepare(index, words)  # both halves tokenize each text once
-        split = search_split.split_index(prepared, words, self._games)
-        search_split.write_split(search_dir, split)
-        # The index the theme's worker reads a chunk at a time replaces the site-level one; the
-        # shards stay, for the games saved for offline reading (engine/search_chunks.py).
-        lang = str(self._language or "en")
-        chunked = search_chunks.from_material(prepared, lang.split("_")[0].split("-")[0], words)
-        search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
+        lang = str(self._language or "en").split("_")[0].split("-")[0]
+
+        def shards() -> None:
+            search_split.write_shards(search_dir, search_split.game_shards(prepared, self._games))
+
+        def chunks() -> None:
+            # The index the theme's worker reads a chunk at a time replaces the site-level one;
+            # the shards stay, for the games saved for offline reading (engine/search_chunks.py).
+            chunked = search_chunks.from_material(prepared, lang, words)
+            search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
+
+        # The halves write different files from the same prepared index (the site-level index
+        # ``split_index`` would make is not written: the chunked one is): the chunks (the longer
+        # half) in a process of their own, on the core the other language's finished build
+        # left idle (a build after an edit rebuilds one language alone: both cores idle). A
+        # process with threads (plain `mkdocs serve` on a generated project) does both here.
+        if threading.active_count() == 1:
+            forked.in_process(chunks, meanwhile=shards, what="splitting the search index")
+        else:
+            shards()
+            chunks()
         log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))

@@ -147,27 +147,40 @@ def split_index(
     each document's ``words``; every slug in ``games`` gets a shard, even one without
     documents."""
     prepared = index if isinstance(index, Prepared) else prepare(index, words)
-    config, tokens, finder = prepared.config, prepared.tokens, prepared.finder
+    site_docs = [
+        doc
+        if game_of(doc["location"]) is None and not _titles_only(doc["location"])
+        else shortened(doc)
+        for doc in prepared.docs
+    ]
+    site_docs = with_page_words(site_docs, prepared.tokens, full_text=False)
+    return SplitIndex(
+        site={
+            **prepared.index,
+            "config": prepared.config,
+            "docs": prepared.finder.with_stems(site_docs),
+        },
+        shards=game_shards(prepared, games),
+    )
+
+
+def game_shards(prepared: Prepared, games: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+    """Each game's shard (its documents, full text), by slug in order; every slug in ``games``
+    gets one, even without documents. A build writes only these (``write_shards``): the
+    chunked index (``search_chunks``) replaces the site-level one."""
     shards: dict[str, list[dict[str, Any]]] = {slug: [] for slug in games}
-    site_docs = []
     for doc in prepared.docs:
         slug = game_of(doc["location"])
         if slug is None:
-            site_docs.append(shortened(doc) if _titles_only(doc["location"]) else doc)
             continue
-        site_docs.append(shortened(doc))
-        shard_doc = without_text_words(doc, tokens)
+        shard_doc = without_text_words(doc, prepared.tokens)
         if is_ruling(doc["location"]):
             shard_doc = {**shard_doc, RULING: 1}
         shards.setdefault(slug, []).append(shard_doc)
-    site_docs = with_page_words(site_docs, tokens, full_text=False)
-    return SplitIndex(
-        site={**prepared.index, "config": config, "docs": finder.with_stems(site_docs)},
-        shards={
-            slug: {"docs": with_page_words(docs, tokens, full_text=True)}
-            for slug, docs in sorted(shards.items())
-        },
-    )
+    return {
+        slug: {"docs": with_page_words(docs, prepared.tokens, full_text=True)}
+        for slug, docs in sorted(shards.items())
+    }
 
 
 def shortened(doc: dict[str, Any]) -> dict[str, Any]:
@@ -415,10 +428,15 @@ def dump(data: dict[str, Any]) -> bytes:
 
 def write_split(search_dir: Path, split: SplitIndex) -> None:
     """Replace ``search_dir``'s index with the site-level one and write the shards beside it."""
+    write_shards(search_dir, split.shards)
+    (search_dir / INDEX_FILE).write_bytes(dump(split.site))
+
+
+def write_shards(search_dir: Path, shards: dict[str, dict[str, Any]]) -> None:
+    """Write each game's shard into ``search_dir``'s shards folder (a previous build's gone)."""
     shards_dir = search_dir / SHARDS_DIR
     if shards_dir.exists():  # a previous build's shards: games may have gone since
         shutil.rmtree(shards_dir)
     shards_dir.mkdir(parents=True)
-    for slug, shard in split.shards.items():
+    for slug, shard in shards.items():
         (shards_dir / f"{slug}.json").write_bytes(dump(shard))
-    (search_dir / INDEX_FILE).write_bytes(dump(split.site))

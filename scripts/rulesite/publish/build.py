@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulesite import collate
+from rulesite import collate, forked
 from rulesite.catalog import Catalog, load_catalog, load_site
 from rulesite.engine import bytecode
 from rulesite.engine.export import ExportCache
@@ -256,7 +256,7 @@ def render_and_build(
     use_cache_root(project.root / ".cache")
     bytecode.use(project.root / ".cache")
     site_url = configured_site_url(project)
-    gate = workers.context().Event()
+    gate = forked.context().Event()
     projects = language_projects(content, site)
     given, helps = _shares(projects)
     jobs = []
@@ -332,7 +332,7 @@ def _shares(
     helps: dict[str, tuple[workers.Share, ...]] = {}
     if not heavy:
         return given, helps
-    ctx = workers.context()
+    ctx = forked.context()
     for index, owner in enumerate(p for p in projects if p.lang in heavy):
         helper = light[index % len(light)].lang
         share = workers.Share(
@@ -380,7 +380,7 @@ def _write_rest(
         made = incremental.render_keys(project, held.loaded, site_url) if keys is not None else None
         return made, exports
 
-    made, written = workers.in_process(work, meanwhile=held.release)
+    made, written = forked.in_process(work, meanwhile=held.release)
     if keys is not None and made is not None:
         keys.update(made)
     if exports is not None and written is not None:

@@ -3,7 +3,7 @@
 ``rulesite build`` forks right after loading (``language_jobs``): each language's process
 renders its own pages and writes them into its generated project as they come (the parent never
 holds the Markdown), waits until the rest of the project is written (settings, theme, feeds,
-pictures: ``gate``; by one more process, ``in_process``, so that the parent can let go of the
+pictures: ``gate``; by one more process, ``forked.in_process``, so that the parent can let go of the
 catalog at once), then runs MkDocs. Rendering is thus off the serial path and split between the
 languages. A preview's builds (``build_previews``) only run MkDocs.
 
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +28,7 @@ from rulesite.engine import bytecode
 from rulesite.engine import progress as page_progress
 from rulesite.engine.projects import DOCS_DIR
 from rulesite.errors import BuildError
+from rulesite.forked import context, die_with_parent
 from rulesite.project import Project
 from rulesite.publish.mkdocs_run import run_mkdocs
 from rulesite.render.renderer import Renderer, make_environment
@@ -62,12 +61,6 @@ def peak_kb() -> int:
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak // 1024 if sys.platform == "darwin" else peak
-
-
-def context() -> Any:
-    """Fork where there is fork: workers then share the imported MkDocs, Material, jieba and
-    the loaded catalog with this process, and start at once."""
-    return multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
 
 
 class Held:
@@ -351,65 +344,3 @@ def keep_pieces(keep: bool) -> None:
         from rulesite.engine import plugin
 
         plugin.KEEP_PIECES = True
-
-
-def in_process(work: Callable[[], Any], meanwhile: Callable[[], None]) -> Any:
-    """``work()`` in a forked process of its own: what it returns, or the exception it raised,
-    raised here. ``meanwhile`` runs here once the process started (a build lets go of the
-    catalog then: the process has its own copy). A process that ends without an answer (killed)
-    raises BuildError. Where processes are not forked (Windows), ``work`` runs here, then
-    ``meanwhile``: a spawned process could not be handed the closure or its objects."""
-    ctx = context()
-    if ctx.get_start_method() != "fork":
-        value = work()
-        meanwhile()
-        return value
-    receiver, sender = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_answer, args=(sender, work), daemon=True)
-    process.start()
-    sender.close()
-    try:
-        meanwhile()
-        try:
-            outcome, value = receiver.recv()
-        except EOFError:
-            process.join()
-            stopped = f"writing the shared pages stopped (exit {process.exitcode})"
-            raise BuildError(stopped) from None
-        process.join()
-    finally:
-        if process.is_alive():
-            process.kill()
-            process.join()
-    if outcome == "raised":
-        raise value
-    return value
-
-
-def _answer(sender: Connection, work: Callable[[], Any]) -> None:
-    """Child process of ``in_process``: send ("returned", value) or ("raised", exception)."""
-    die_with_parent()
-    try:
-        message: tuple[str, Any] = ("returned", work())
-    except BaseException as error:  # the parent raises it: one place decides how to report
-        message = ("raised", error)
-    try:
-        sender.send(message)
-    except Exception as error:  # a value or exception that cannot be sent: still an answer
-        sender.send(("raised", BuildError(f"{type(error).__name__}: {printable(str(error))}")))
-    sender.close()
-
-
-def die_with_parent() -> None:
-    # A killed build must not leave a worker writing into folders the next build cleans up.
-    # Linux can end a child with its parent; elsewhere the worker finishes its own build.
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-        import signal
-
-        pr_set_pdeathsig = 1
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() == 1:  # the parent died before the line above took effect
-        os._exit(1)

@@ -1,0 +1,106 @@
+"""Work in a forked process of its own, beside the work of this one.
+
+Used by the build (``publish/``: the language processes, the process that writes the shared
+pages) and by the plugin (``engine/``: the two halves of the search split), hence here, under
+every stage that forks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rulesite.errors import BuildError
+from rulesite.terminal import printable
+
+
+def context() -> Any:
+    """Fork where there is fork: workers then share the imported MkDocs, Material, jieba and
+    the loaded catalog with this process, and start at once."""
+    return multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+
+
+def in_process(
+    work: Callable[[], Any],
+    meanwhile: Callable[[], None],
+    *,
+    what: str = "writing the shared pages",
+) -> Any:
+    """``work()`` in a forked process of its own: what it returns, or the exception it raised,
+    raised here. ``meanwhile`` runs here once the process started (a build lets go of the
+    catalog then: the process has its own copy). A process that ends without an answer (killed)
+    raises BuildError ("``what`` stopped (exit N)"). Where processes are not forked (Windows),
+    ``work`` runs here, then ``meanwhile``: a spawned process could not be handed the closure
+    or its objects."""
+    if context().get_start_method() != "fork":
+        value = work()
+        meanwhile()
+        return value
+    # os.fork, not a multiprocessing.Process: a language's build process, itself a daemonic
+    # Process, may not start Processes, and it splits its search index in two this way.
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer, then end without running anything of the parent's
+        try:
+            os.close(reader)
+            die_with_parent()
+            _answer(writer, work)
+        finally:
+            os._exit(0)
+    os.close(writer)
+    status: int | None = None
+    try:
+        meanwhile()
+        with os.fdopen(reader, "rb") as answer:
+            reader = -1
+            data = answer.read()
+        _, status = os.waitpid(pid, 0)
+    finally:
+        if reader != -1:
+            os.close(reader)
+        if status is None:  # meanwhile failed: the child's answer is not wanted
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+    if not data:
+        raise BuildError(f"{what} stopped (exit {os.waitstatus_to_exitcode(status)})")
+    outcome, value = pickle.loads(data)
+    if outcome == "raised":
+        raise value
+    return value
+
+
+def _answer(writer: int, work: Callable[[], Any]) -> None:
+    """In the child of ``in_process``: write ("returned", value) or ("raised", exception),
+    pickled, to ``writer``."""
+    try:
+        message: tuple[str, Any] = ("returned", work())
+    except BaseException as error:  # the parent raises it: one place decides how to report
+        message = ("raised", error)
+    try:
+        data = pickle.dumps(message)
+    except Exception as error:  # a value or exception that cannot be sent: still an answer
+        error = BuildError(f"{type(error).__name__}: {printable(str(error))}")
+        data = pickle.dumps(("raised", error))
+    with os.fdopen(writer, "wb") as answer:
+        answer.write(data)
+
+
+def die_with_parent() -> None:
+    # A killed build must not leave a worker writing into folders the next build cleans up.
+    # Linux can end a child with its parent; elsewhere the worker finishes its own build.
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before the line above took effect
+        os._exit(1)

@@ -1,0 +1,63 @@
+"""Work in a forked process of its own (``forked.in_process``): its value or its exception comes
+back, a process that dies is an error named after its work, and where processes are spawned the
+work runs here."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from rulesite import forked
+from rulesite.errors import BuildError
+
+
+def test_work_in_a_process_of_its_own_answers_with_its_value_after_meanwhile_ran() -> None:
+    parent = os.getpid()
+    ran: list[str] = []
+    answer = forked.in_process(
+        lambda: (os.getpid(), {"key": b"\x00bytes"}), lambda: ran.append("meanwhile")
+    )
+    assert answer[0] != parent  # it ran elsewhere
+    assert answer[1] == {"key": b"\x00bytes"}
+    assert ran == ["meanwhile"]
+
+
+def test_work_runs_here_where_processes_are_not_forked(monkeypatch) -> None:
+    import multiprocessing
+
+    monkeypatch.setattr(forked, "context", lambda: multiprocessing.get_context("spawn"))
+    order: list[str] = []
+    answer = forked.in_process(
+        lambda: order.append("work") or os.getpid(), lambda: order.append("meanwhile")
+    )
+    assert answer == os.getpid()
+    assert order == ["work", "meanwhile"]
+
+
+def _fails() -> None:
+    raise BuildError("content/zh: cannot write: disk full")
+
+
+def test_work_in_a_process_of_its_own_raises_its_exception_here() -> None:
+    with pytest.raises(BuildError) as raised:
+        forked.in_process(_fails, lambda: None)
+    assert str(raised.value) == "content/zh: cannot write: disk full"
+
+
+def test_work_in_a_process_that_dies_without_an_answer_fails_the_build() -> None:
+    with pytest.raises(BuildError) as raised:
+        forked.in_process(lambda: os._exit(5), lambda: None)
+    assert str(raised.value) == "writing the shared pages stopped (exit 5)"
+
+
+def test_an_answer_that_cannot_be_sent_is_still_an_error() -> None:
+    with pytest.raises(BuildError, match="TypeError"):
+        forked.in_process(lambda: threading.Lock(), lambda: None)  # a lock does not pickle
+
+
+def test_a_process_that_dies_is_named_after_its_work() -> None:
+    with pytest.raises(BuildError) as raised:
+        forked.in_process(lambda: os._exit(9), lambda: None, what="splitting the search index")
+    assert str(raised.value) == "splitting the search index stopped (exit 9)"

@@ -22,7 +22,7 @@ from typing import Any
 
 from rulesite import collate, forked
 from rulesite.catalog import Catalog, load_catalog, load_site
-from rulesite.engine import bytecode
+from rulesite.engine import bytecode, search_terms
 from rulesite.engine.export import ExportCache
 from rulesite.engine.projects import (
     LanguageProject,
@@ -114,7 +114,7 @@ def build(
         shown.stage(f"checking {count:,} game{'' if count == 1 else 's'}")
         # Held in a list so a clean build can take the only reference (see _records_only).
         stored = CheckCache(project, publish.notice, clean) if cache is not None else None
-        _load_shared_readings(project)
+        _load_shared_tables(project)
         loaded = [load_catalog(project, stored=stored)]
         try:
             if cache is not None and previous is not None:
@@ -249,10 +249,8 @@ def render_and_build(
     """
     site = held.loaded.site
     builds.mkdir(parents=True, exist_ok=True)
-    # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp.
-    # Each language's process loads jieba itself, in parallel: loaded here before the fork it
-    # cost a serial half second, and the Chinese build ran a second slower on the shared table
-    # (measured at 100 games: 19.5 s against 16.1 s).
+    # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp
+    # (jieba itself is loaded before the catalog: _load_shared_tables).
     use_cache_root(project.root / ".cache")
     bytecode.use(project.root / ".cache")
     site_url = configured_site_url(project)
@@ -304,18 +302,25 @@ def _giving(languages: Sequence[Language]) -> list[Language]:
     return heavy if len(heavy) < len(languages) else []
 
 
-def _load_shared_readings(project: Project) -> None:
-    """Load what sorting a shared language's glossaries needs (``collate.load_readings``)
-    before the catalog: both of its processes then share one copy, and it lies in memory of
-    its own. Loaded after the catalog, its 190,000 lists (pypinyin's phrases, at any count of
-    games) filled the holes the checks left between the catalog's objects, and kept those
-    blocks of memory this process's after it let go of the catalog (``_write_rest``). An
-    invalid ``site.yaml`` loads nothing here: the catalog's load reports it with every other
-    problem."""
+def _load_shared_tables(project: Project) -> None:
+    """Load the tables the language processes share before the catalog: jieba's word table
+    (when a language's search splits words with jieba) and what sorting a shared language's
+    glossaries needs (``collate.load_readings``). Each process forked from this one then has
+    them without loading them itself, and they lie in memory of their own: loaded after the
+    catalog, such tables (pypinyin's 190,000 phrase lists, jieba's 350,000 words) fill the
+    holes the checks left between the catalog's objects, and keep those blocks of memory this
+    process's after it let go of the catalog (``_write_rest``). An invalid ``site.yaml`` loads
+    nothing here: the catalog's load reports it with every other problem."""
     try:
         site = load_site(project)
     except RulesiteError:
         return
+    if any(language.search.jieba for language in site.languages):
+        # Once here instead of once in every language's process: the same wall time (those
+        # loaded theirs side by side) for half the CPU; a process that builds many times (the
+        # preview, the tests) loads it once.
+        use_cache_root(project.root / ".cache")  # jieba's word-table cache: the project's own
+        search_terms.warm_up()
     for language in _giving(site.languages):
         collate.load_readings(language.code)
 

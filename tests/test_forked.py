@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -61,3 +62,41 @@ def test_a_process_that_dies_is_named_after_its_work() -> None:
     with pytest.raises(BuildError) as raised:
         forked.in_process(lambda: os._exit(9), lambda: None, what="splitting the search index")
     assert str(raised.value) == "splitting the search index stopped (exit 9)"
+
+
+def test_when_meanwhile_fails_the_work_is_stopped(tmp_path) -> None:
+    started = tmp_path / "started"
+
+    def work() -> None:
+        started.write_text(str(os.getpid()))
+        time.sleep(60)
+
+    def meanwhile() -> None:
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise ValueError("meanwhile failed")
+
+    begun = time.monotonic()
+    with pytest.raises(ValueError, match="meanwhile failed"):
+        forked.in_process(work, meanwhile)
+    assert time.monotonic() - begun < 30  # not the work's minute
+    with pytest.raises(ProcessLookupError):  # gone, and reaped: no zombie is left
+        os.kill(int(started.read_text()), 0)
+
+
+def _refuse() -> None:
+    raise ValueError("refused")
+
+
+class _Unreadable:
+    """Pickles, but cannot be unpickled (as an answer of a class this process cannot rebuild)."""
+
+    def __reduce__(self):
+        return (_refuse, ())
+
+
+def test_an_answer_that_cannot_be_read_back_is_an_error_naming_the_work() -> None:
+    with pytest.raises(BuildError) as raised:
+        forked.in_process(_Unreadable, lambda: None, what="splitting the search index")
+    assert str(raised.value) == "splitting the search index: ValueError: refused"

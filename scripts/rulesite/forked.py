@@ -47,12 +47,14 @@ def in_process(
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: answer, then end without running anything of the parent's
+        code = 1
         try:
             os.close(reader)
             die_with_parent()
             _answer(writer, work)
+            code = 0
         finally:
-            os._exit(0)
+            os._exit(code)
     os.close(writer)
     status: int | None = None
     try:
@@ -68,9 +70,14 @@ def in_process(
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
-    if not data:
-        raise BuildError(f"{what} stopped (exit {os.waitstatus_to_exitcode(status)})")
-    outcome, value = pickle.loads(data)
+    try:
+        outcome, value = pickle.loads(data)
+    except Exception as error:
+        code = os.waitstatus_to_exitcode(status)
+        if data and code == 0:  # a whole answer that cannot be read back here
+            raise BuildError(f"{what}: {type(error).__name__}: {printable(str(error))}") from None
+        # No answer, or part of one: the process died before it was written.
+        raise BuildError(f"{what} stopped (exit {code})") from None
     if outcome == "raised":
         raise value
     return value

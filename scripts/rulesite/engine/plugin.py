@@ -213,8 +213,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             search_split.write_shards(search_dir, search_split.game_shards(prepared, self._games))
 
         def chunks() -> None:
-            # The index the theme's worker reads a chunk at a time replaces the site-level one;
-            # the shards stay, for the games saved for offline reading (engine/search_chunks.py).
+            # The index the theme's worker reads a chunk at a time replaces Material's; the
+            # shards stay beside it, for the games saved for offline reading
+            # (engine/search_chunks.py).
             chunked = search_chunks.from_material(prepared, lang, words)
             search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
 

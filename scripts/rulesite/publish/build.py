@@ -114,6 +114,9 @@ def build(
         shown.stage(f"checking {count:,} game{'' if count == 1 else 's'}")
         # Held in a list so a clean build can take the only reference (see _records_only).
         stored = CheckCache(project, publish.notice, clean) if cache is not None else None
+        # jieba's word-table cache lives in the project (engine/search_terms.py), never in
+        # /tmp: for jieba loaded here and in every process this one forks.
+        use_cache_root(project.root / ".cache")
         _load_shared_tables(project)
         loaded = [load_catalog(project, stored=stored)]
         try:
@@ -204,7 +207,6 @@ def _incremental(
     started: float,
 ) -> BuildReport | None:
     """Rebuild from the cache what changed; None when a clean build is the better one."""
-    use_cache_root(project.root / ".cache")
     bytecode.use(project.root / ".cache")
     # The catalog lives as long as the build: no collection walks it. Rendering and the
     # search words set off full collections over it (two, 1.3 s at 300 games, before the
@@ -249,9 +251,6 @@ def render_and_build(
     """
     site = held.loaded.site
     builds.mkdir(parents=True, exist_ok=True)
-    # jieba's word-table cache lives in the project (engine/search_terms.py), never in /tmp
-    # (jieba itself is loaded before the catalog: _load_shared_tables).
-    use_cache_root(project.root / ".cache")
     bytecode.use(project.root / ".cache")
     site_url = configured_site_url(project)
     gate = forked.context().Event()
@@ -319,7 +318,6 @@ def _load_shared_tables(project: Project) -> None:
         # Once here instead of once in every language's process: the same wall time (those
         # loaded theirs side by side) for half the CPU; a process that builds many times (the
         # preview, the tests) loads it once.
-        use_cache_root(project.root / ".cache")  # jieba's word-table cache: the project's own
         search_terms.warm_up()
     for language in _giving(site.languages):
         collate.load_readings(language.code)

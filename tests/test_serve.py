@@ -21,7 +21,6 @@ import pytest
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish.build import PreviewBuild, build
-from rulesite.render import parallel
 from rulesite.serve import files
 from rulesite.serve import preview as serve
 from rulesite.serve.files import snapshot
@@ -162,16 +161,27 @@ def modified(folder: Path) -> dict[str, int]:
 
 
 def test_the_first_build_says_what_it_does(previewing: Previewing) -> None:
-    assert previewing.said[:3] == [
-        "rulesite: checking data/…",
-        "rulesite: 2 games valid, 38 pages rendered",
-        "rulesite: building zh (whole), en (whole) with MkDocs…",
-    ]
+    assert previewing.said[:2] == ["rulesite: checking data/…", "rulesite: 2 games valid"]
     assert re.fullmatch(
-        r"rulesite: built zh: whole \(\d+\.\d s\), en: whole \(\d+\.\d s\); \d+\.\d s in all",
-        previewing.said[3],
+        r"rulesite: built zh: whole \(\d+\.\d s\), en: whole \(\d+\.\d s\); 38 pages; "
+        r"\d+\.\d s in all",
+        previewing.said[2],
     )
     previewing.assert_like_a_build()
+
+
+def test_the_first_build_is_a_builds_and_leaves_every_page_cached(
+    capsys: pytest.CaptureFixture[str], previewing: Previewing
+) -> None:
+    # The first build runs `rulesite build`'s pipeline (its stages and counts on stderr), then
+    # reads back what it wrote: the next update finds every page in the cache and every file
+    # of content/ as it would write it, so it renders and builds nothing.
+    err = capsys.readouterr().err.splitlines()
+    stages = [line for line in err if line.startswith("rulesite:")]
+    assert stages == ["rulesite: rendering zh, en…", "rulesite: building zh, en…"]
+    made = previewing.preview.cache.misses
+    assert previewing.rebuild() == ["rulesite: no page changed"]
+    assert previewing.preview.cache.misses == made  # nothing rendered again
 
 
 def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
@@ -208,17 +218,15 @@ def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
 def test_the_first_edit_finds_the_page_templates_compiled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The first build renders in forked processes (here even for two games); the preview then
-    # compiles the templates in its own, so the first edit's pages show as soon as the next's.
-    monkeypatch.setattr(parallel, "MIN_GAMES", 1)
+    # The first build renders in the languages' processes; the preview then compiles the
+    # templates in its own, so the first edit's pages show as soon as the next's.
     monkeypatch.setattr(serve, "_say", lambda line: None)
     games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
     project = Project(make_project(tmp_path / "p", games))
     (tmp_path / "preview").mkdir()
     preview = serve.Preview(project, tmp_path / "preview")
     preview.start()
-    assert preview.cache.hits > 0  # the pages came from the forked processes
-    monkeypatch.setattr(parallel, "MIN_GAMES", 8)  # one game's edit renders here, as always
+    assert len(preview.cache) > 0  # the pages came from the first build's processes
     compiled: list[str | None] = []
     real_compile = jinja2.Environment.compile
 

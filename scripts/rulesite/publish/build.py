@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rulesite import collate, forked
 from rulesite.catalog import Catalog, load_catalog, load_site
@@ -45,6 +45,8 @@ from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE, run_mkdocs
 from rulesite.publish.preview_build import PreviewBuild, build_previews
 from rulesite.publish.progress import Progress, Silent
 from rulesite.publish.static_files import copy_static_files, static_files
+
+T = TypeVar("T")
 
 __all__ = [
     "DIRTY_BUILD_NOTICE",
@@ -117,7 +119,7 @@ def build(
         # jieba's word-table cache lives in the project (engine/search_terms.py), never in
         # /tmp: for jieba loaded here and in every process this one forks.
         use_cache_root(project.root / ".cache")
-        _load_shared_tables(project)
+        load_shared_tables(project)
         loaded = [load_catalog(project, stored=stored)]
         try:
             if cache is not None and previous is not None:
@@ -155,9 +157,23 @@ def _clean(
     trash = cache.trash if cache is not None else None
     with writing(project, target), publish.staged(project.content_dir, target, trash) as swap:
         builds = swap.new_site / _LANGUAGE_BUILDS
-        early = _ContentDone(swap.new_content, cache) if cache is not None else None
+        early = (
+            Early(lambda: _content_done(swap.new_content, cache), "content-done")
+            if cache is not None
+            else None
+        )
         outcomes = render_and_build(
-            project, held, swap.new_content, builds, languages, strict, shown, keys, cache, early
+            project,
+            held,
+            swap.new_content,
+            builds,
+            languages,
+            strict,
+            shown,
+            pieces=cache is not None,
+            keys=keys if cache is not None else None,
+            exports=cache.exports if cache is not None else None,
+            early=early,
         )
         chosen = [lang for lang in site.codes if languages is None or lang in languages]
         shown.stage("publishing")
@@ -232,9 +248,11 @@ def render_and_build(
     languages: tuple[str, ...] | None,
     strict: bool,
     shown: Progress,
+    *,
+    pieces: bool = False,
     keys: dict[str, str] | None = None,
-    cache: BuildCache | None = None,
-    early: _ContentDone | None = None,
+    exports: ExportCache | None = None,
+    early: Early[Any] | None = None,
 ) -> dict[str, workers.Outcome]:
     """Write ``content`` and build each chosen language into ``builds/<lang>``.
 
@@ -244,10 +262,11 @@ def render_and_build(
     chosen ones are built. One language too builds in a process of its own: a build adds its
     search terms to jieba's word table (``engine/search_terms.py``), which must not stay in this
     process. Once those processes started, this process lets go of the catalog (``held``): they
-    have their own copy, and it is a third of the build's memory while they build. With
-    ``cache``, the languages keep their search pieces and ``keys`` receives every page's render
-    key (``publish/incremental.py``), for the next build. ``early`` starts once every language
-    builds: ``content/`` is then finished.
+    have their own copy, and it is a third of the build's memory while they build. For builds
+    that follow (the build cache's, the preview's): with ``pieces`` the languages keep their
+    search pieces, ``keys`` receives every page's render key (``publish/incremental.py``) and
+    ``exports`` the exported files. ``early`` starts once every language builds: ``content/``
+    is then finished.
     """
     site = held.loaded.site
     builds.mkdir(parents=True, exist_ok=True)
@@ -268,16 +287,14 @@ def render_and_build(
             builds / language.lang if built else None,
             strict,
             gate,
-            pieces=cache is not None,
+            pieces=pieces,
             given=given.get(language.lang),
             helps=helps.get(language.lang, ()),
         )
         jobs.append((language.lang, workers.render_and_build, (job,)))
     listener = _Shown(shown, [lang for lang, _, _ in jobs], early.start if early else None)
     shown.stage(f"rendering {', '.join(lang for lang, _, _ in jobs)}")
-    recorded = keys if cache is not None else None
-    exports = cache.exports if cache is not None else None
-    rest = lambda: _write_rest(project, content, held, gate, site_url, recorded, exports)  # noqa: E731
+    rest = lambda: _write_rest(project, content, held, gate, site_url, keys, exports)  # noqa: E731
 
     def stopped() -> None:
         """A process that stops leaves no share unfinished that another waits for."""
@@ -301,7 +318,7 @@ def _giving(languages: Sequence[Language]) -> list[Language]:
     return heavy if len(heavy) < len(languages) else []
 
 
-def _load_shared_tables(project: Project) -> None:
+def load_shared_tables(project: Project) -> None:
     """Load the tables the language processes share before the catalog: jieba's word table
     (when a language's search splits words with jieba) and what sorting a shared language's
     glossaries needs (``collate.load_readings``). Each process forked from this one then has
@@ -417,48 +434,53 @@ class _Shown:
         self.progress.count(lang, unit, done, total)
 
 
-class _ContentDone:
-    """What a clean build does with the finished ``content/``: its files' digests (the site's
-    source, the next build's manifest) and the cache's links to it. ``content/`` is finished
-    once every language builds (this process wrote its part before letting them build, each
-    language its pages before building), and MkDocs never writes into it: so this runs on a
-    thread while MkDocs builds, not after it. At 1,000 games it is seconds of reading and
-    linking files: overlapped, they cost the build no wall time where a core is idle (the
-    faster language done) and half of it where none is, instead of all of it after the
-    slowest language."""
+class Early(Generic[T]):
+    """Work on the finished ``content/`` while MkDocs builds (``render_and_build``'s ``early``),
+    on a thread. ``content/`` is finished once every language builds (the rest-writer wrote its
+    part before letting them build, each language its pages before building), and MkDocs never
+    writes into it: so reading it need not wait for the slowest language. At 1,000 games that
+    is seconds of reading and linking files: overlapped, they cost the build no wall time where
+    a core is idle (the faster language done) and half of it where none is."""
 
-    def __init__(self, content: Path, cache: BuildCache) -> None:
-        self.content, self.cache = content, cache
+    def __init__(self, work: Callable[[], T], name: str) -> None:
+        self.work, self.name = work, name
         self.thread: threading.Thread | None = None
-        self.digests: dict[str, bytes] | None = None
+        self.value: T | None = None
         self.error: BaseException | None = None
 
     def start(self) -> None:
+        """Begin, once (``render_and_build`` calls it when every language builds)."""
         if self.thread is None:
-            self.thread = threading.Thread(target=self._run, name="content-done", daemon=True)
+            self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
             self.thread.start()
 
     def join(self) -> None:
+        """Wait for it to end (it may never have started)."""
         if self.thread is not None:
             self.thread.join()
 
-    def result(self) -> dict[str, bytes]:
-        """The digests, once done (started now when it never was: a language that reported
-        nothing while building)."""
+    def result(self) -> T:
+        """What the work returned, once done (started now when it never was: a language that
+        reported nothing while building); its exception raised here."""
         self.start()
         self.join()
         if self.error is not None:
             raise self.error
-        assert self.digests is not None
-        return self.digests
+        return self.value  # type: ignore[return-value]
 
     def _run(self) -> None:
         try:
-            digests = file_digests(self.content)
-            self.cache.keep_content(self.content)
-            self.digests = digests
-        except BaseException as error:  # raised in the build's thread, by result()
+            self.value = self.work()
+        except BaseException as error:  # raised in the caller's thread, by result()
             self.error = error
+
+
+def _content_done(content: Path, cache: BuildCache) -> dict[str, bytes]:
+    """What a clean build does with the finished ``content/`` (``Early``): its files' digests
+    (the site's source, the next build's manifest) and the cache's links to it."""
+    digests = file_digests(content)
+    cache.keep_content(content)
+    return digests
 
 
 def write_content(

@@ -1,4 +1,4 @@
-"""Many pages to render at once (the preview's first build, an edited template): one process per
+"""Many pages to render at once (the preview after an edited template): one process per
 language, as ``rulesite build`` renders.
 
 The preview keeps every rendered page in its cache (``render/cache.py``). When most of them are

@@ -7,9 +7,10 @@
 - ``languages/<lang>/``: each language's MkDocs site, kept between builds;
 - ``site/``: what the server serves, the languages assembled as a build assembles them.
 
-A watcher (``serve/watcher.py``) polls ``data/``, ``templates/`` and ``mkdocs.yml``; a small
-server of our own (``serve/server.py``) serves ``site/`` and reloads open pages after each
-rebuild. On a change:
+The first build is a clean build's (``serve/first_build.py``). A watcher
+(``serve/watcher.py``) polls ``data/``, ``templates/`` and ``mkdocs.yml``; a small server of our
+own (``serve/server.py``) serves ``site/`` and reloads open pages after each rebuild. On a
+change:
 
 1. load and validate: a game file whose bytes did not change is not checked again
    (``render/cache.py``);
@@ -47,7 +48,6 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -70,6 +70,7 @@ from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
+from rulesite.publish.build import load_shared_tables
 from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE
 from rulesite.publish.plan import (
     Plan,
@@ -80,14 +81,15 @@ from rulesite.publish.plan import (
     settings,
 )
 from rulesite.publish.preview_build import PreviewBuild, build_previews
+from rulesite.publish.progress import Progress
 from rulesite.render.cache import (
     ContentCache,
     render_game_pages,
     render_site_pages,
-    renderer_for,
 )
 from rulesite.render.parallel import render_missing_in_parallel
 from rulesite.serve.files import Snapshot, copy_file, publish_build, remove_file, snapshot
+from rulesite.serve.first_build import build_whole, compile_templates
 from rulesite.serve.overlay import Problems
 from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
@@ -180,20 +182,27 @@ class Preview:
         """What the last rebuild could not get past: shown over every page (the overlay)."""
 
     def start(self) -> None:
-        """The first, whole build; problems are raised, as ``rulesite build`` raises them."""
+        """The first, whole build, by ``rulesite build``'s pipeline (``serve/first_build.py``);
+        problems are raised, as ``rulesite build`` raises them."""
+        started = time.perf_counter()
         self.site.mkdir(parents=True, exist_ok=True)
-        self.update(progress=_say)
-        self._compile_templates()
-
-    def _compile_templates(self) -> None:
-        """Compile every page template in this process now: the first build rendered in forked
-        processes (``render/parallel.py``), so the first edit would compile them before its
-        game's pages show (a second at 1,000 games; the next edits find them compiled)."""
+        _say("rulesite: checking data/…")
+        load_shared_tables(self.project)  # before the catalog, as a build loads them
         catalog = load_catalog(self.project, cache=self.cache)
-        site_url = configured_site_url(self.project)
-        renderer, _, _ = renderer_for(self.project, catalog, self.cache, site_url)
-        for name in renderer.env.list_templates(extensions=["j2"]):
-            renderer.env.get_template(name)
+        self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
+        self.languages = {language.code: language for language in catalog.site.languages}
+        _say(f"rulesite: {len(catalog.games)} games valid")
+        built = build_whole(
+            self.project, catalog, self.cache, self.content, self.builds, Progress(sys.stderr)
+        )
+        self.written, self.exports = built.written, built.exports
+        self._sources = built.files
+        for lang in self.languages:
+            self._publish(lang, True, {})
+        each = ", ".join(f"{lang}: whole ({s:.1f} s)" for lang, s in built.seconds.items())
+        spent = time.perf_counter() - started
+        _say(f"rulesite: built {each}; {built.page_count} pages; {spent:.1f} s in all")
+        compile_templates(self.project, self.cache)
 
     def rebuild(self) -> None:
         """Bring the preview up to date after a change; reports problems, never raises.
@@ -228,7 +237,7 @@ class Preview:
                 else:
                     self.problems.set([f"rebuilding failed: {type(error).__name__}: {error}"])
 
-    def update(self, progress: Callable[[str], None] | None = None) -> None:
+    def update(self) -> None:
         """Validate, render, write what changed, build it and publish it into ``site/``.
 
         Two phases: first the changed games' pages, published as soon as they are built (what
@@ -237,15 +246,13 @@ class Preview:
         whole language, which the first phase leaves as they were.
         """
         started = time.perf_counter()
-        say = progress or (lambda line: None)
-        say("rulesite: checking data/…")
         catalog = load_catalog(self.project, cache=self.cache)
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
         site_url = configured_site_url(self.project)
-        # The first build, or an edited template: each language's pages in a process of its own.
+        # An edited template (every page to render): each language's in a process of its own.
         render_missing_in_parallel(self.project, catalog, self.cache, site_url)
         game_pages = render_game_pages(self.project, catalog, self.cache, site_url)
-        # A language not built yet (the first build, or one just declared) is built whole.
+        # A language not built yet (one just declared) is built whole.
         self.stale |= {code for code in catalog.site.codes if code not in self.languages}
         self.languages = {language.code: language for language in catalog.site.languages}
         # The first phase needs the games' pages, the settings and the theme: nothing made
@@ -260,7 +267,6 @@ class Preview:
             self.pending |= {path for _, paths in first for path in paths}
             self.on_published()
         pages = {**render_site_pages(self.project, catalog, self.cache, site_url), **game_pages}
-        say(f"rulesite: {len(catalog.games)} games valid, {len(pages)} pages rendered")
         files = self._generated(catalog, pages)
         # Every build writes the sitemap, 404 page and search files again, and the second
         # phase rebuilds the first one's pages: what the first phase wrote is new again here.
@@ -275,8 +281,6 @@ class Preview:
             self.pending.clear()
             _say("rulesite: no page changed")
             return
-        names = ", ".join(f"{p.lang} ({'whole' if p.whole else 'changed pages'})" for p in plans)
-        say(f"rulesite: building {names} with MkDocs…")
         seconds = self._build(plans, before)
         self.pending.clear()
         _say(f"rulesite: {_summary(plans, seconds)}; {time.perf_counter() - started:.1f} s in all")
@@ -411,7 +415,7 @@ class Preview:
             if pages_only:
                 self._publish_pages(plan)
             else:
-                self._publish(plan, before.get(plan.lang, {}))
+                self._publish(plan.lang, plan.whole, before.get(plan.lang, {}))
             self.stale.discard(plan.lang)
         return seconds
 
@@ -459,15 +463,15 @@ class Preview:
             if (source / output).is_file():
                 copy_file(source / output, target / output)
 
-    def _publish(self, plan: Plan, before: Snapshot) -> None:
-        """Copy what the build of ``plan.lang`` wrote into ``site/``, where the language lives."""
+    def _publish(self, lang: str, whole: bool, before: Snapshot) -> None:
+        """Copy what the build of ``lang`` wrote into ``site/``, where the language lives."""
         others = [
             site_path(language).rstrip("/")
             for code, language in self.languages.items()
-            if code != plan.lang
+            if code != lang
         ]
-        target = self.site / site_path(self.languages[plan.lang])
-        publish_build(self.builds / plan.lang, target, plan.whole, before, others)
+        target = self.site / site_path(self.languages[lang])
+        publish_build(self.builds / lang, target, whole, before, others)
 
 
 def _digest(data: str | bytes) -> str:

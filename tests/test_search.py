@@ -1,4 +1,5 @@
-"""Search that scales: the index split (search_split.py), the plugin's part in it, and its size.
+"""Search that scales: the prepared index and the game shards (search_split.py), the plugin's
+part in the split, and its size.
 
 The browser side (a game's shard merged in on its pages, nowhere else) is in test_browser.py.
 """
@@ -53,17 +54,6 @@ def without_hidden_fields(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in d.items() if k not in HIDDEN_FIELDS} for d in docs]
 
 
-def put_back(split: search_split.SplitIndex) -> list[dict[str, Any]]:
-    """The site-level documents with every game's shortened ones replaced by its shard's, in
-    place: what every game page's merge together would give."""
-    whole = [d for shard in split.shards.values() for d in shard["docs"]]
-    by_location = {d["location"]: d for d in whole}
-    assert len(by_location) == len(whole), "a location in two shards"
-    shortened = [d for d in split.site["docs"] if d["location"] in by_location]
-    assert len(shortened) == len(whole), "a shard document without its site-level entry"
-    return [by_location.get(d["location"], d) for d in split.site["docs"]]
-
-
 def gzipped(data: dict[str, Any]) -> int:
     return len(gzip.compress(search_split.dump(data), compresslevel=9, mtime=0))
 
@@ -103,23 +93,25 @@ WORDS = SearchWords(
 )
 
 
-def test_pages_outside_games_stay_whole_and_game_documents_go_to_their_shard() -> None:
-    split = search_split.split_index(SMALL, WORDS)
+def shards_of(index: dict[str, Any], words: SearchWords | None = None, games=()) -> dict:
+    return search_split.game_shards(search_split.prepare(index, words), games)
+
+
+def test_pages_outside_games_get_no_shard_and_game_documents_go_to_their_shard() -> None:
+    prepared = search_split.prepare(SMALL, WORDS)
     fields = {**CONFIG["fields"], **search_split.WORDS_FIELD}
-    assert split.site["config"] == {**CONFIG, "fields": fields}
-    assert [d["location"] for d in split.site["docs"]] == [d["location"] for d in SMALL["docs"]]
-    assert split.site["docs"][:2] == SMALL["docs"][:2]  # no words outside the games
-    assert list(split.shards) == ["clans", "legions"]
-    assert without_hidden_fields(split.shards["legions"]["docs"]) == SMALL["docs"][2:6]
-    assert without_hidden_fields(split.shards["clans"]["docs"]) == SMALL["docs"][6:]
-    assert without_hidden_fields(put_back(split)) == SMALL["docs"]
+    assert prepared.config == {**CONFIG, "fields": fields}
+    assert prepared.docs[:2] == SMALL["docs"][:2]  # no words outside the games
+    shards = search_split.game_shards(prepared)
+    assert list(shards) == ["clans", "legions"]
+    assert without_hidden_fields(shards["legions"]["docs"]) == SMALL["docs"][2:6]
+    assert without_hidden_fields(shards["clans"]["docs"]) == SMALL["docs"][6:]
 
 
-def test_game_documents_keep_their_title_and_words_and_lose_their_text() -> None:
-    site = search_split.split_index(SMALL, WORDS).site["docs"]
-    assert {d["text"] for d in site[2:]} == {""}
-    assert [d["title"] for d in site] == [d["title"] for d in SMALL["docs"]]
-    assert words_of(site[2:]) == {
+def test_game_documents_get_the_words_of_the_groups_they_use_and_the_games_titles() -> None:
+    docs = search_split.prepare(SMALL, WORDS).docs
+    assert [d["title"] for d in docs] == [d["title"] for d in SMALL["docs"]]
+    assert words_of(docs[2:]) == {
         "games/legions/": "",
         "games/legions/#card": "战争强度 战力",  # the group of a word it uses
         "games/legions/faq/": "",
@@ -129,32 +121,29 @@ def test_game_documents_keep_their_title_and_words_and_lose_their_text() -> None
         "games/clans/#ties": "平手 平局 并列 war strengths",
     }
     # A game's overview is named by every title of the game.
-    names = {k: v for k, v in words_of(site, search_split.NAMES).items() if v}
+    names = {k: v for k, v in words_of(docs, search_split.NAMES).items() if v}
     assert names == {
         "games/legions/": "legions 国家",
         "games/clans/": "clans of caledonia 加勒多尼亞 加勒多尼亚",
     }
 
 
-def test_pages_have_their_sections_words() -> None:
-    split = search_split.split_index(SMALL, WORDS)
-    sections = words_of(split.site["docs"], search_split.SECTIONS)
-    assert sections["games/legions/faq/"] == "平手 平局 generals war 强度"  # words and titles
-    assert sections["games/clans/"] == "平手 平局 并列 war strengths ties"
-    # In a shard, every word of the sections' titles and texts too.
-    shard = words_of(split.shards["clans"]["docs"], search_split.SECTIONS)
+def test_a_shards_pages_have_every_word_of_their_sections() -> None:
+    shard = words_of(shards_of(SMALL, WORDS)["clans"]["docs"], search_split.SECTIONS)
     assert shard["games/clans/"] == "平局 并列 strengths ties 平手 the war holds"
+    legions = words_of(shards_of(SMALL, WORDS)["legions"]["docs"], search_split.SECTIONS)
+    assert legions["games/legions/faq/"] == "平局 generals war 强度 平手 the wins"
 
 
 def test_a_shard_marks_its_rulings_for_offline_search() -> None:
     # The chunks mark a ruling in its postings; offline the worker reads the mark in the shard.
-    shards = search_split.split_index(SMALL, WORDS).shards
+    shards = shards_of(SMALL, WORDS)
     marked = [d["location"] for s in shards.values() for d in s["docs"] if search_split.RULING in d]
     assert marked == ["games/legions/faq/#war"]
 
 
 def test_a_shard_has_the_words_its_text_lacks() -> None:
-    shards = search_split.split_index(SMALL, WORDS).shards
+    shards = shards_of(SMALL, WORDS)
     assert words_of(shards["clans"]["docs"])["games/clans/#ties"] == "平局 并列 strengths"
     assert words_of(shards["legions"]["docs"])["games/legions/faq/#war"] == "平局 generals"
 
@@ -174,37 +163,27 @@ def test_rule_sections_hold_the_words_of_the_terms_they_explain() -> None:
             doc("games/legions/rules/#ties", "T", ""),
         ],
     }
-    site = search_split.split_index(index, words).site["docs"]
-    assert words_of(site, search_split.DEFINES)["games/legions/rules/#ties"] == "平手 平局"
+    docs = search_split.prepare(index, words).docs
+    assert words_of(docs, search_split.DEFINES)["games/legions/rules/#ties"] == "平手 平局"
     # Only on the rules page: a FAQ ruling with the same anchor is not the rule.
     index["docs"][1] = doc("games/legions/faq/#ties", "T", "")
-    site = search_split.split_index(index, words).site["docs"]
-    assert words_of(site, search_split.DEFINES)["games/legions/faq/#ties"] == ""
-
-
-def test_the_glossary_page_holds_the_stems_of_each_games_chinese_words() -> None:
-    # 战争强度 less its last character: the theme's segmentation of a typed 战争强度 finds it.
-    index = {"config": CONFIG, "docs": [*SMALL["docs"], doc("glossary/legions/", "Legions", "x")]}
-    site = search_split.split_index(index, WORDS).site["docs"]
-    assert site[-1] == {
-        "location": "glossary/legions/",
-        "title": "Legions",
-        "text": "",
-        search_split.SECTIONS: "战争强",
-    }
-    tokens = json.dumps(site[:-1], ensure_ascii=False).replace('"', " ").split()
-    assert "战争强" not in tokens  # once is enough
+    docs = search_split.prepare(index, words).docs
+    assert words_of(docs, search_split.DEFINES)["games/legions/faq/#ties"] == ""
 
 
 def test_each_game_has_its_own_synonyms() -> None:
     # 平手 means 平局 in both games, 并列 only in Clans; the home page gets no words.
-    docs = search_split.split_index(SMALL, WORDS).site["docs"]
+    docs = search_split.prepare(SMALL, WORDS).docs
     assert "并列" not in " ".join(d.get("words", "") for d in docs if "legions" in d["location"])
     assert "words" not in docs[0]
     # No glossary words (a language without them, or a build without the file): titles only.
-    plain = search_split.split_index(SMALL).site["docs"]
+    plain = search_split.prepare(SMALL).docs
     assert words_of(plain)["games/legions/#card"] == ""
-    assert words_of(plain, search_split.SECTIONS)["games/legions/faq/"] == "war 强度"
+    shard = shards_of(SMALL)["legions"]["docs"]
+    assert (
+        words_of(shard, search_split.SECTIONS)["games/legions/faq/"]
+        == "war 强度 平手 the general wins"
+    )
 
 
 def test_a_word_is_covered_by_a_longer_word_it_begins() -> None:
@@ -217,9 +196,9 @@ def test_a_word_is_covered_by_a_longer_word_it_begins() -> None:
 
 
 def test_every_game_named_gets_a_shard_even_without_documents() -> None:
-    split = search_split.split_index(SMALL, WORDS, games={"quiet", "legions"})
-    assert split.shards["quiet"] == {"docs": []}
-    assert list(split.shards) == sorted(split.shards)
+    shards = shards_of(SMALL, WORDS, games={"quiet", "legions"})
+    assert shards["quiet"] == {"docs": []}
+    assert list(shards) == sorted(shards)
 
 
 def test_only_game_pages_belong_to_a_game() -> None:
@@ -231,19 +210,19 @@ def test_only_game_pages_belong_to_a_game() -> None:
     assert search_split.shard_path("legions") == "search/shards/legions.json"
 
 
-def test_written_files_are_byte_reproducible_and_replace_old_shards(tmp_path: Path) -> None:
+def test_written_shards_are_byte_reproducible_and_replace_old_ones(tmp_path: Path) -> None:
     search = tmp_path / "search"
     (search / "shards").mkdir(parents=True)
     (search / "shards" / "gone.json").write_text("{}", encoding="utf-8")
-    split = search_split.split_index(SMALL, WORDS)
-    search_split.write_split(search, split)
+    shards = shards_of(SMALL, WORDS)
+    search_split.write_shards(search, shards)
     first = {p.name: p.read_bytes() for p in sorted(search.rglob("*.json"))}
-    assert sorted(first) == ["clans.json", "legions.json", "search_index.json"]
-    search_split.write_split(search, search_split.split_index(SMALL, WORDS))
+    assert sorted(first) == ["clans.json", "legions.json"]
+    search_split.write_shards(search, shards_of(SMALL, WORDS))
     assert {p.name: p.read_bytes() for p in sorted(search.rglob("*.json"))} == first
-    text = first["search_index.json"].decode("utf-8")
+    text = first["legions.json"].decode("utf-8")
     assert "战争强度" in text and "\n" not in text  # UTF-8 as it is, one line
-    assert json.loads(text) == split.site
+    assert json.loads(text) == shards["legions"]
 
 
 def test_synonyms_come_from_the_generated_file(tmp_path: Path) -> None:
@@ -309,8 +288,7 @@ def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> Non
         "quiet.json",
     ]
     # The shards are the split's; the index the theme loads is the chunked index's manifest.
-    split = search_split.split_index(SMALL, WORDS, ["quiet"])
-    for slug, shard in split.shards.items():
+    for slug, shard in shards_of(SMALL, WORDS, ["quiet"]).items():
         assert json.loads((search / "shards" / f"{slug}.json").read_text("utf-8")) == shard
     manifest = json.loads((search / "search_index.json").read_text("utf-8"))
     chunked = search_chunks.from_material(SMALL, "en", WORDS)
@@ -345,16 +323,6 @@ def test_the_option_is_typed(tmp_path: Path) -> None:
 
 def language_root(site_dir: Path, lang: str) -> Path:
     return site_dir / site_path(SITE.language(lang))
-
-
-def read_split(site_dir: Path, lang: str) -> search_split.SplitIndex:
-    search = language_root(site_dir, lang) / "search"
-    shards = {
-        p.stem: json.loads(p.read_text("utf-8")) for p in sorted((search / "shards").glob("*.json"))
-    }
-    return search_split.SplitIndex(
-        json.loads((search / "search_index.json").read_text("utf-8")), shards
-    )
 
 
 def unsplit_index(project: Project, lang: str, out: Path) -> dict[str, Any]:

@@ -89,7 +89,7 @@ def write_offline_files(config: Any, built: BuiltPages) -> None:
     ]
     previous = previous_lists(site)
     lists = offline_lists(game_files(built, extra_files, previous))
-    # The site-level search index: search works offline on the site-wide pages too.
+    # The search index (the chunked index's manifest), which every page loads first.
     site_extra = [*extra_files, f"{SEARCH_FOLDER}{search_split.INDEX_FILE}"]
     lists["site"] = site_files(built, site_extra, previous)
     lists["about"] = game_about(built, config.use_directory_urls, previous)

@@ -219,8 +219,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             chunked = search_chunks.from_material(prepared, lang, words)
             search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
 
-        # The halves write different files from the same prepared index (the site-level index
-        # ``split_index`` would make is not written: the chunked one is). A dirty build (after
+        # The halves write different files from the same prepared index. A dirty build (after
         # an edit: the build cache's, the preview's) rewrites a few pages, and the split is most
         # of its time: the chunks (the longer half) go to a process of their own, on a core such
         # a build mostly leaves idle (at 1,000 games, after one FAQ edit, the Chinese build's

@@ -183,7 +183,7 @@ def language_config(
             for kind in SEARCH_HELP_PAGES
         ],
     }
-    # split_search: a small site-level search index and one shard per game (engine/search_split.py).
+    # split_search: a chunked search index and one shard per game (engine/search_split.py).
     # offline: a web app manifest and a service worker for reading offline (engine/offline.py).
     plugin_options = {
         "source_date_epoch": source_date_epoch,

@@ -1,28 +1,25 @@
-"""Search that scales: Material's search index split into a site-level index and one shard per game.
+"""Search that scales: Material's search index prepared once, then split into one shard per game.
 
-Material for MkDocs writes one ``search/search_index.json`` per language, and every page of the
-language downloads it whole; at 100 games that is about 800 KB gzipped. The split keeps the first
-download small and the results of the game being read complete:
+Material for MkDocs writes one ``search/search_index.json`` per language, which every page would
+download whole (at 100 games about 800 KB gzipped). A build instead:
 
-- the **site-level index** stays at ``search/search_index.json``, the file the theme loads: the
-  same ``config`` (plus the ``words`` field), the same documents in the same order; pages outside
-  the games whole (home, games index), but for the glossary page, which keeps only its titles (its
-  terms are each game's search words already); a game's documents keep their location and title
-  (page titles, rule titles, FAQ questions) and their search words, and lose their text;
-- a **shard** per game, ``search/shards/<slug>.json``: the game's documents whole
+- **prepares** Material's index (``prepare``): each game's documents get their search words, and
+  each text is tokenized once, as the theme's search splits it (``Tokenizer``);
+- writes a **shard** per game, ``search/shards/<slug>.json``: the game's documents whole
   (``{"docs": [...]}``), with their search words; a ruling (a section of the game's FAQ page)
-  says so (``"ruling": 1``), as the chunks mark it, so offline search weighs it alike.
+  says so (``"ruling": 1``), as the chunks mark it, so offline search weighs it alike;
+- replaces Material's index with the manifest of a **chunked index** (``search_chunks``) built
+  from the same prepared documents, which every page searches alike, a chunk at a time.
 
 **Search words** (a hidden ``words`` field, searched like the text): every member of each
 glossary synonym group a document uses (a section saying 平手 is found by 平局 and 并列, one
-saying General by Generals), and on a game's overview the game's titles in every language. A
-page's document also holds its sections' words (in a shard, every word of its sections), so the
-page's own result matches the query and its link highlights it on landing (``?h=``).
+saying General by Generals), on a rule section the words of the terms it explains
+(``defines``), and on a game's overview the game's titles in every language (``names``). In a
+shard, a page's document also holds every word of its sections (``sections``), so the page's
+own result matches the query and its link highlights it on landing (``?h=``).
 
-The theme no longer reads the site-level index: ``search_chunks`` replaces it with the manifest
-of a chunked index built from the same documents and search words, which every page searches
-alike. The shards stay: a game saved for offline reading keeps its shard, and the theme's worker
-searches the saved shards when it cannot fetch chunks (``assets/search-worker.js``).
+A game saved for offline reading keeps its shard, and the theme's worker searches the saved
+shards when it cannot fetch chunks (``assets/search-worker.js``).
 """
 
 from __future__ import annotations
@@ -41,13 +38,12 @@ from rulesite.engine.search_words import SearchWords
 from rulesite.pages import registry
 
 INDEX_FILE = "search_index.json"
-"""Material's index, in the language site's ``search/`` folder; the site-level index replaces it."""
+"""Material's index, in the language site's ``search/`` folder; the chunked index's manifest
+replaces it (``search_chunks``)."""
 SHARDS_DIR = "shards"
 """Under ``search/``: one ``<slug>.json`` per game."""
 _MARKUP = re.compile(r"<[^>]*>")
 """Tags in an index text (Material keeps some markup in ``text``)."""
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-"""A word of Han characters only."""
 _EDGES = re.compile(r"^\W+|\W+$")
 """Punctuation around a word (《Nations》, "it?"), which the theme's search trims too."""
 WORDS = "words"
@@ -74,16 +70,6 @@ own sections come before those that mention it), ``sections`` next to nothing (i
 page match with its sections)."""
 
 
-@dataclass(frozen=True)
-class SplitIndex:
-    """One language's search index, split."""
-
-    site: dict[str, Any]
-    """The site-level index: Material's ``config`` and every document, games' ones shortened."""
-    shards: dict[str, dict[str, Any]]
-    """Per game slug: ``{"docs": [...]}``, the game's documents whole, in index order."""
-
-
 def game_of(location: str) -> str | None:
     """The game a page URL or index location belongs to (``games/<slug>/...``), or None."""
     return registry.game_slug(location)
@@ -91,8 +77,8 @@ def game_of(location: str) -> str | None:
 
 def _titles_only(location: str) -> bool:
     """Site-wide pages that repeat every game's glossary (the registry's search role TITLES):
-    titles only in the index (their words are in each game's documents already, and their text
-    would grow the index with every game)."""
+    titles only in the chunked index (their words are in each game's documents already, and
+    their text would grow the index with every game)."""
     return registry.is_search_kind(location, registry.Search.TITLES)
 
 
@@ -138,36 +124,9 @@ def prepare(index: dict[str, Any], words: SearchWords | None = None) -> Prepared
     return Prepared(index, config, tokens, finder, docs)
 
 
-def split_index(
-    index: dict[str, Any] | Prepared,
-    words: SearchWords | None = None,
-    games: Iterable[str] = (),
-) -> SplitIndex:
-    """Split Material's ``index`` (or the ``prepare``d one), with the glossary's ``words`` as
-    each document's ``words``; every slug in ``games`` gets a shard, even one without
-    documents."""
-    prepared = index if isinstance(index, Prepared) else prepare(index, words)
-    site_docs = [
-        doc
-        if game_of(doc["location"]) is None and not _titles_only(doc["location"])
-        else shortened(doc)
-        for doc in prepared.docs
-    ]
-    site_docs = with_page_words(site_docs, prepared.tokens, full_text=False)
-    return SplitIndex(
-        site={
-            **prepared.index,
-            "config": prepared.config,
-            "docs": prepared.finder.with_stems(site_docs),
-        },
-        shards=game_shards(prepared, games),
-    )
-
-
 def game_shards(prepared: Prepared, games: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
     """Each game's shard (its documents, full text), by slug in order; every slug in ``games``
-    gets one, even without documents. A build writes only these (``write_shards``): the
-    chunked index (``search_chunks``) replaces the site-level one."""
+    gets one, even without documents (``write_shards`` writes them)."""
     shards: dict[str, list[dict[str, Any]]] = {slug: [] for slug in games}
     for doc in prepared.docs:
         slug = game_of(doc["location"])
@@ -178,13 +137,14 @@ def game_shards(prepared: Prepared, games: Iterable[str] = ()) -> dict[str, dict
             shard_doc = {**shard_doc, RULING: 1}
         shards.setdefault(slug, []).append(shard_doc)
     return {
-        slug: {"docs": with_page_words(docs, prepared.tokens, full_text=True)}
+        slug: {"docs": with_page_words(docs, prepared.tokens)}
         for slug, docs in sorted(shards.items())
     }
 
 
 def shortened(doc: dict[str, Any]) -> dict[str, Any]:
-    """A game's document in the site-level index: its location, title and search words."""
+    """A document searched by its title only (in the chunked index, the pages that repeat every
+    game's glossary: ``_titles_only``): its location, title and search words."""
     short = {"location": doc["location"], "title": doc["title"], "text": ""}
     for name in (NAMES, WORDS, DEFINES):
         if doc.get(name):
@@ -192,14 +152,12 @@ def shortened(doc: dict[str, Any]) -> dict[str, Any]:
     return short
 
 
-def with_page_words(
-    docs: list[dict[str, Any]], tokens: Tokenizer, *, full_text: bool
-) -> list[dict[str, Any]]:
-    """Each page's document also holds, as ``sections``, its sections' search words and title
-    words (and, with ``full_text``, in a shard, every word of their texts): a page is found
-    whenever one of its sections is, so the page's result, listed first, carries the query words
-    too (``?h=``, the highlight on landing). The field weighs almost nothing, so results still
-    rank by the sections themselves."""
+def with_page_words(docs: list[dict[str, Any]], tokens: Tokenizer) -> list[dict[str, Any]]:
+    """Each page's document also holds, as ``sections``, every word of its sections (their
+    search words, titles and texts): a page is found whenever one of its sections is, so the
+    page's result, listed first, carries the query words too (``?h=``, the highlight on
+    landing). The field weighs almost nothing, so results still rank by the sections
+    themselves."""
     extra: dict[str, dict[str, None]] = {}
     for doc in docs:
         page, _, anchor = doc["location"].partition("#")
@@ -209,8 +167,7 @@ def with_page_words(
         found.update(dict.fromkeys(doc.get(WORDS, "").split()))
         found.update(dict.fromkeys(doc.get(DEFINES, "").split()))
         found.update(dict.fromkeys(tokens.words(doc["title"])))
-        if full_text:
-            found.update(dict.fromkeys(tokens.words(doc["text"])))
+        found.update(dict.fromkeys(tokens.words(doc["text"])))
     result = []
     for doc in docs:
         more = extra.get(doc["location"]) if "#" not in doc["location"] else None
@@ -288,17 +245,6 @@ class SynonymFinder:
                         starts.setdefault(member_words[0], []).append((member_words, group_words))
 
         self._defined = {slug: game.defined for slug, game in words.games.items()}
-        # Per game, its Chinese glossary words of 3+ characters → the word less its last one.
-        self._stems = {
-            slug: {
-                word: word[:-1]
-                for group in game.groups
-                for member in group
-                for word in tokens.words(member)
-                if len(word) >= 3 and _HAN.fullmatch(word)
-            }
-            for slug, game in words.games.items()
-        }
 
     def _words_of(self, members: Iterable[str]) -> list[str]:
         return list(dict.fromkeys(w for member in members for w in self._tokens.words(member)))
@@ -325,29 +271,6 @@ class SynonymFinder:
         if not anchor and _is_kind(page, "overview") and self._titles.get(slug):
             doc = {**doc, NAMES: " ".join(self._titles[slug])}
         return doc
-
-    def with_stems(self, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Each game's glossary page (``glossary/<slug>/``, a kind searched by its titles only)
-        with, as ``sections``, each of the game's Chinese glossary words of 3+ characters less
-        its last character (a *stem*).
-
-        Why: the theme splits a typed run of Han characters into words of its index, looking
-        only at pieces shorter than the whole run (``segment`` in Material's search), so a typed
-        glossary word is searched as its longest shorter piece in the index (黄金时代 as 黄金
-        and 时), each as a prefix. With the stem somewhere in the index, the piece is the stem,
-        whose prefix search finds the word (黄金时代 as 黄金时*). Once per game is enough, and
-        the game's glossary page is a fair (if faint) result for its terms.
-        Two-character words cannot be helped this way: their one-character stem would split
-        every other word."""
-        result = []
-        for doc in docs:
-            stems = self._stems.get(_glossary_of(doc["location"]) or "")
-            if stems:
-                # Each stem as it is: the theme's segmentation looks for the exact piece.
-                words = dict.fromkeys([*doc.get(SECTIONS, "").split(), *stems.values()])
-                doc = {**doc, SECTIONS: " ".join(words)}
-            result.append(doc)
-        return result
 
 
 def _groups_used(starts: Starts, sequences: Iterable[tuple[str, ...]]) -> list[list[str]]:
@@ -376,17 +299,6 @@ def _places(sequence: tuple[str, ...], word: str) -> list[int]:
         except ValueError:
             return places
         places.append(at)
-
-
-def _glossary_of(location: str) -> str | None:
-    """The game whose glossary page is at ``location`` (the page itself, not an anchor in it):
-    a game kind outside the game's folder searched by its titles only."""
-    if "#" in location:
-        return None
-    found = registry.kind_of_url(location)
-    if found is None or not found[0].per_game or found[0].search is not registry.Search.TITLES:
-        return None
-    return found[1]
 
 
 def without_text_words(doc: dict[str, Any], tokens: Tokenizer) -> dict[str, Any]:
@@ -424,12 +336,6 @@ def uncovered(candidates: Iterable[str], present: Iterable[str]) -> list[str]:
 def dump(data: dict[str, Any]) -> bytes:
     """Compact, byte-reproducible JSON (sorted keys, UTF-8)."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
-
-
-def write_split(search_dir: Path, split: SplitIndex) -> None:
-    """Replace ``search_dir``'s index with the site-level one and write the shards beside it."""
-    write_shards(search_dir, split.shards)
-    (search_dir / INDEX_FILE).write_bytes(dump(split.site))
 
 
 def write_shards(search_dir: Path, shards: dict[str, dict[str, Any]]) -> None:

@@ -41,11 +41,12 @@ class Writer(Enum):
 
 
 class Search(Enum):
-    """A kind's role in the split search index (``engine/search_split.py``)."""
+    """A kind's role in search: the chunked index every page searches (``engine/search_chunks.py``)
+    and the game shards offline search reads (``engine/search_split.py``)."""
 
-    SITE = "in the site-level index, whole"
-    TITLES = "in the site-level index, its titles only (its text repeats every game's)"
-    SHARD = "in its game's shard whole; in the site-level index by titles and search words"
+    SITE = "in the chunked index, whole"
+    TITLES = "in the chunked index, its titles only (its text repeats every game's)"
+    SHARD = "in the chunked index whole, and in its game's shard"
     NONE = "not searched"
 
 

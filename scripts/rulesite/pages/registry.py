@@ -85,7 +85,7 @@ def _site(
 ) -> PageKind:
     """A page of the site navigation rendered from ``<name>.md.j2`` into ``source``, titled by
     the label ``nav_title``, saved for offline reading and listed in the sitemap; searched as the
-    site-level index unless ``search`` says otherwise."""
+    chunked index unless ``search`` says otherwise."""
     return PageKind(
         name=name,
         scope=Scope.SITE,

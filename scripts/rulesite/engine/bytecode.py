@@ -27,6 +27,11 @@ def use(folder: Path | None) -> None:
     _root = folder
 
 
+def root() -> Path | None:
+    """The cache folder :func:`use` named (None: no cache)."""
+    return _root
+
+
 def cache(kind: str) -> jinja2.BytecodeCache | None:
     """The bytecode cache for ``kind`` of templates (``pages``, ``theme``), or None."""
     if _root is None:

@@ -25,42 +25,27 @@ from typing import Any
 
 from rulesite.catalog import Catalog
 from rulesite.engine import bytecode
-from rulesite.engine import progress as page_progress
 from rulesite.engine.projects import DOCS_DIR
 from rulesite.errors import BuildError
 from rulesite.forked import context, die_with_parent
 from rulesite.project import Project
+from rulesite.publish.language_build import (
+    FRESH_PAGES,
+    LanguageBuild,
+    Outcome,
+    Reporter,
+    build_and_report,
+    exec_fresh,
+    failure_lines,
+    fresh_available,
+    keep_pieces,
+    peak_kb,
+)
 from rulesite.publish.mkdocs_run import run_mkdocs
 from rulesite.render.renderer import Renderer, make_environment
-from rulesite.terminal import printable
-
-MESSAGE_SECONDS = 0.5
-"""A language's process reports its counts at most this often (and once at the end)."""
 
 Listener = Callable[[str, str, int, int], None]
 """Hears (language, unit, done, total) from the language processes."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one language's process did."""
-
-    seconds: float
-    """Wall time of its MkDocs build (0 when it built nothing)."""
-    problems: list[str] | None
-    """Its problems, or None."""
-    pages: int = 0
-    """Markdown pages it rendered."""
-    peak_kb: int = 0
-    """Its peak resident memory (``ru_maxrss``), KB."""
-
-
-def peak_kb() -> int:
-    """This process's peak resident memory, KB (Linux and macOS give it in different units)."""
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak // 1024 if sys.platform == "darwin" else peak
 
 
 class Held:
@@ -219,28 +204,12 @@ def problems_of(outcomes: dict[str, Outcome]) -> None:
         raise BuildError("\n".join(dict.fromkeys(lines)))
 
 
-class _Reporter:
-    """A language process's counts, sent to the parent at most every MESSAGE_SECONDS (and
-    the first and last of each count)."""
-
-    def __init__(self, sender: Connection) -> None:
-        self.sender, self.sent = sender, 0.0
-
-    def __call__(self, unit: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if 0 < done < total and now - self.sent < MESSAGE_SECONDS:
-            return
-        self.sent = now
-        with contextlib.suppress(OSError):
-            self.sender.send((unit, done, total))
-
-
 def render_and_build(sender: Connection, job: RenderJob) -> None:
-    """Child process: render ``job``'s language into its project, then build it with MkDocs."""
+    """Child process: render ``job``'s language into its project, then build it with MkDocs
+    (a big language in a fresh interpreter: ``publish/language_build.py``)."""
     die_with_parent()
-    pages, seconds = 0, 0.0
     try:
-        report = _Reporter(sender)
+        report = Reporter(sender)
         pages = _render(job, lambda done, total: report("games rendered", done, total))
         if pages is None:  # the process rendering a share of them reports why
             sender.send(Outcome(0.0, None, 0, peak_kb()))
@@ -250,23 +219,27 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
         # it that rendering touched) goes to the build instead.
         job.held.release()
         job.gate.wait()
-        if job.site_dir is not None:
-            keep_pieces(job.pieces)
-            page_progress.listen(report)
-            started = time.perf_counter()
-            run_mkdocs(job.root / "mkdocs.yml", job.site_dir, strict=job.strict)
-            seconds = time.perf_counter() - started
-        outcome = None
-    except BuildError as error:
-        outcome = error.lines()
-    except OSError as error:  # a full disk, not the data
-        outcome = [f"cannot write content/{job.lang}: {printable(str(error))}"]
-    except KeyboardInterrupt:
-        outcome = ["interrupted"]
-    except Exception as error:  # a bug: still one line, the parent decides how to report it
-        outcome = [f"build of {job.lang!r} failed: {type(error).__name__}: {error}"]
-    sender.send(Outcome(seconds, outcome, pages, peak_kb()))
-    sender.close()
+    except (Exception, KeyboardInterrupt) as error:
+        sender.send(Outcome(0.0, failure_lines(error, job.lang), 0, peak_kb()))
+        sender.close()
+        return
+    if job.site_dir is None:
+        sender.send(Outcome(0.0, None, pages, peak_kb()))
+        sender.close()
+        return
+    cache_root = bytecode.root()
+    build = LanguageBuild(
+        job.lang,
+        str(job.root / "mkdocs.yml"),
+        str(job.site_dir),
+        job.strict,
+        job.pieces,
+        str(cache_root) if cache_root is not None else None,
+        pages,
+    )
+    if pages >= FRESH_PAGES and fresh_available():
+        exec_fresh(sender, build)
+    build_and_report(sender, build)
 
 
 def _render(job: RenderJob, report: Callable[[int, int], None]) -> int | None:
@@ -335,12 +308,3 @@ def mkdocs_only(
         outcome = [f"MkDocs build failed: {type(error).__name__}: {error}"]
     sender.send(Outcome(time.perf_counter() - started, outcome, 0, peak_kb()))
     sender.close()
-
-
-def keep_pieces(keep: bool) -> None:
-    """In a language's process: whether the ``rulesite`` plugin keeps the search pieces a
-    next, dirty build completes its index from (``engine/plugin.py``)."""
-    if keep:
-        from rulesite.engine import plugin
-
-        plugin.KEEP_PIECES = True

@@ -61,6 +61,18 @@ def test_a_fresh_interpreters_problems_reach_the_build(
     assert not (tmp_path / "site").exists()
 
 
+def test_an_interpreter_that_cannot_start_leaves_the_build_in_the_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(*args: Any) -> None:
+        raise PermissionError("exec refused")
+
+    monkeypatch.setattr(workers, "FRESH_PAGES", 0)
+    monkeypatch.setattr(language_build.os, "execve", refused)
+    report = build(_project(tmp_path / "p"), site_dir=tmp_path / "site", clean=True)
+    assert report.pages > 0 and (tmp_path / "site" / "en" / "index.html").is_file()
+
+
 def test_failure_lines_name_the_language() -> None:
     assert language_build.failure_lines(KeyboardInterrupt(), "zh") == ["interrupted"]
     assert language_build.failure_lines(OSError("disk full"), "zh") == [

@@ -141,7 +141,8 @@ def fresh_available() -> bool:
 
 def exec_fresh(sender: Connection, build: LanguageBuild) -> NoReturn:
     """Replace this process with a fresh interpreter that runs ``build_and_report``: the same
-    process (the parent waits for it as before) and the same pipe, none of this heap."""
+    process (the parent waits for it as before) and the same pipe, none of this heap. Raises
+    OSError when the interpreter cannot be started (this process is then unchanged)."""
     descriptor = sender.fileno()
     os.set_inheritable(descriptor, True)
     package_root = str(Path(__file__).resolve().parents[2])

@@ -238,7 +238,9 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
         pages,
     )
     if pages >= FRESH_PAGES and fresh_available():
-        exec_fresh(sender, build)
+        # Returns only when the interpreter could not be started: then MkDocs builds here.
+        with contextlib.suppress(OSError):
+            exec_fresh(sender, build)
     build_and_report(sender, build)
 
 

@@ -152,7 +152,8 @@ def exec_fresh(sender: Connection, build: LanguageBuild) -> NoReturn:
         with contextlib.suppress(Exception):
             stream.flush()
     settings = json.dumps(build.__dict__)
-    command = [sys.executable, "-m", __name__, str(descriptor), settings]
+    # -P: the working folder (the project, whose files are the user's) is not on the path.
+    command = [sys.executable, "-P", "-m", __name__, str(descriptor), settings]
     os.execve(sys.executable, command, env)
 
 

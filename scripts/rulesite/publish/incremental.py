@@ -51,7 +51,6 @@ from rulesite.engine.projects import (
 )
 from rulesite.engine.search_pieces import PIECES
 from rulesite.model import Game, Language
-from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.publish import site_folder as publish
 from rulesite.publish import workers
@@ -72,7 +71,12 @@ from rulesite.publish.plan import Plan, in_docs, page_output, plan_language, set
 from rulesite.publish.progress import Progress
 from rulesite.publish.site_folder import discard
 from rulesite.publish.static_files import copy_static_files, static_files
-from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
+from rulesite.render.cache import (
+    ContentCache,
+    game_page_paths,
+    render_game_pages,
+    render_site_pages,
+)
 
 T = TypeVar("T")
 
@@ -123,12 +127,7 @@ class KeyedPages(ContentCache):
     def _kept(self, kind: str, name: str) -> Any:
         if kind == SITE_PAGE:
             return KEPT
-        game = self.games[name]
-        return {
-            f"{lang}/{kind_.source_path(name)}": KEPT
-            for lang in self.codes
-            for kind_ in registry.game_kinds(game)
-        }
+        return dict.fromkeys(game_page_paths(self.codes, self.games[name]), KEPT)
 
 
 def render_keys(project: Project, catalog: Catalog, site_url: str) -> dict[str, str]:

@@ -166,6 +166,16 @@ def render_site_pages(
     return pages
 
 
+def game_page_paths(codes: Iterable[str], game: Game) -> list[str]:
+    """The paths (``<lang>/<source>``) of a game's pages in every language, in the order its
+    cache entry holds them (``render_game_pages``)."""
+    return [
+        f"{lang}/{kind.source_path(game.slug)}"
+        for lang in codes
+        for kind in registry.game_kinds(game)
+    ]
+
+
 def game_key(catalog: Catalog, game: Game, common: str) -> str | None:
     """The key of a game's pages (``common``: ``renderer_for``'s); None for a catalog made some
     other way (nothing to key on)."""

@@ -27,16 +27,15 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulesite.catalog import Catalog, load_catalog
+from rulesite.catalog import Catalog
 from rulesite.engine.export import ExportCache
 from rulesite.engine.projects import DOCS_DIR, configured_site_url
-from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.publish import workers
 from rulesite.publish.build import Early, render_and_build
 from rulesite.publish.incremental import GAME_PAGES, SITE_PAGE
 from rulesite.publish.progress import Progress
-from rulesite.render.cache import ContentCache, renderer_for
+from rulesite.render.cache import ContentCache, game_page_paths, renderer_for
 
 
 @dataclass
@@ -106,36 +105,32 @@ def _fill(
     games = {game.slug: game for game in catalog.games}
     put: dict[str, str] = {}
 
-    def text(lang: str, page: str) -> str | None:
-        raw = files.get(f"{lang}/{DOCS_DIR}/{page}")
-        return None if raw is None else raw.decode("utf-8")
+    def text(path: str) -> str | None:
+        """The page at ``path`` (``<lang>/<source>``), keeping it in ``put``; None if missing."""
+        lang, _, page = path.partition("/")
+        written = f"{lang}/{DOCS_DIR}/{page}"
+        raw = files.get(written)
+        if raw is None:
+            return None
+        found = put[written] = raw.decode("utf-8")
+        return found
 
     for entry, key in keys.items():
         kind, _, name = entry.partition(":")
         if kind == SITE_PAGE:
-            lang, _, page = name.partition("/")
-            if (found := text(lang, page)) is not None:
+            if (found := text(name)) is not None:
                 cache.put(SITE_PAGE, name, key, found)
-                put[f"{lang}/{DOCS_DIR}/{page}"] = found
         elif kind == GAME_PAGES and name in games:
-            paths = [
-                (lang, page_kind.source_path(name))
-                for lang in catalog.site.codes
-                for page_kind in registry.game_kinds(games[name])
-            ]
-            texts = {f"{lang}/{page}": text(lang, page) for lang, page in paths}
+            texts = {path: text(path) for path in game_page_paths(catalog.site.codes, games[name])}
             if all(found is not None for found in texts.values()):
                 cache.put(GAME_PAGES, name, key, texts)
-                for lang, page in paths:
-                    put[f"{lang}/{DOCS_DIR}/{page}"] = texts[f"{lang}/{page}"]
     return put
 
 
-def compile_templates(project: Project, cache: ContentCache) -> None:
+def compile_templates(project: Project, catalog: Catalog, cache: ContentCache) -> None:
     """Compile every page template in this process now: the first build rendered in forked
     processes, so the first edit would compile them before its game's pages show (a second at
     1,000 games; the next edits find them compiled)."""
-    catalog = load_catalog(project, cache=cache)
     renderer, _, _ = renderer_for(project, catalog, cache, configured_site_url(project))
     for name in renderer.env.list_templates(extensions=["j2"]):
         renderer.env.get_template(name)

@@ -202,7 +202,7 @@ class Preview:
         each = ", ".join(f"{lang}: whole ({s:.1f} s)" for lang, s in built.seconds.items())
         spent = time.perf_counter() - started
         _say(f"rulesite: built {each}; {built.page_count} pages; {spent:.1f} s in all")
-        compile_templates(self.project, self.cache)
+        compile_templates(self.project, catalog, self.cache)
 
     def rebuild(self) -> None:
         """Bring the preview up to date after a change; reports problems, never raises.

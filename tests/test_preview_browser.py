@@ -90,18 +90,36 @@ def _replace(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), "utf-8")
 
 
-def _wait_until(page, predicate: str, timeout: float = 60) -> None:
-    """Until ``predicate`` holds on the page; the page reloads itself meanwhile, and a question
-    asked while it does is asked again."""
+def _asked(page, expression: str, timeout: float = 30) -> object:
+    """What ``expression`` (a value or a promise) comes to on the page, asked with a time limit.
+
+    Never a plain ``evaluate`` of a promise: the preview reloads its pages after a rebuild, and
+    once a promise the reload left unresolved kept such an evaluate waiting for ever (711 s, until
+    the page's renderer was killed). Here the promise is started, and its value read by a wait
+    that has a time limit and survives a reload; a reload in between asks again."""
     from playwright.sync_api import Error
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            if page.evaluate(predicate):
-                return
-        except Error:  # the page was reloading
+            page.evaluate(
+                f"() => {{ window.__asked = undefined; Promise.resolve({expression})"
+                ".then(v => { window.__asked = {v}; }); }"
+            )
+            found = page.wait_for_function("() => window.__asked", timeout=5_000)
+            return found.json_value().get("v")
+        except Error:  # the page was reloading (a wait that ran out is an Error too)
             pass
+    raise AssertionError(f"no answer: {expression}")
+
+
+def _wait_until(page, predicate: str, timeout: float = 60) -> None:
+    """Until ``predicate`` holds on the page; the page reloads itself meanwhile, and a question
+    asked while it does is asked again (``_asked``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _asked(page, predicate, max(deadline - time.monotonic(), 1)):
+            return
         time.sleep(0.2)
     raise AssertionError(f"never true: {predicate}")
 
@@ -187,11 +205,8 @@ def test_the_preview_installs_no_offline_worker(browser, preview) -> None:
     try:
         page.goto(f"{base}/games/mini-game/")
         page.wait_for_timeout(1500)  # registration is asynchronous
-        count = page.evaluate(
-            "navigator.serviceWorker.getRegistrations().then(function (r) { return r.length; })"
-        )
-        assert count == 0
-        assert page.evaluate("navigator.serviceWorker.controller") is None
+        assert _registrations(page) == 0
+        assert _asked(page, "navigator.serviceWorker.controller") is None
     finally:
         page.close()
 
@@ -267,9 +282,7 @@ def test_a_worker_a_built_site_left_is_removed_by_the_preview(browser, tmp_path:
 
 
 def _registrations(page) -> int:
-    return page.evaluate(
-        "navigator.serviceWorker.getRegistrations().then(function (r) { return r.length; })"
-    )
+    return _asked(page, "navigator.serviceWorker.getRegistrations().then(r => r.length)")
 
 
 def _quiet_handler(folder: Path):

@@ -25,6 +25,13 @@ RENAMED = [
 """Every earlier ruling id of the real data: (game, current id, earlier id)."""
 
 
+@pytest.fixture
+def page(shared_page):
+    """Every test here takes the module's one desktop page, storage cleared for each test
+    (tests/conftest.py), instead of a new context's."""
+    return shared_page
+
+
 def landed_on(page, ruling: str) -> None:
     """The address names the current id, and the ruling's heading is on screen."""
     page.wait_for_function(f"location.hash === '#{ruling}'")

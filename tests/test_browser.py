@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,8 @@ def search(page, query: str) -> list[str]:
     return [a.get_attribute("href") for a in page.query_selector_all(".md-search-result__item > a")]
 
 
-def test_chinese_search_finds_the_ruling_and_no_english_page(page, site_url) -> None:
+def test_chinese_search_finds_the_ruling_and_no_english_page(shared_page, site_url) -> None:
+    page = shared_page
     page.goto(site_url + RULING_PAGE)
     hrefs = search(page, "战争强度")
     assert any(
@@ -37,7 +39,8 @@ def test_chinese_search_finds_the_ruling_and_no_english_page(page, site_url) -> 
     assert page.problems == []
 
 
-def test_english_search_lists_only_english_pages(page, site_url) -> None:
+def test_english_search_lists_only_english_pages(shared_page, site_url) -> None:
+    page = shared_page
     page.goto(site_url + "en/" + RULING_PAGE)
     hrefs = search(page, "strength")
     assert any("#" + RULING_ID in h for h in hrefs), hrefs
@@ -119,7 +122,8 @@ def many_games_word(site_dir: Path, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_hit_shows_a_snippet_and_its_game(page, site_url, site_dir, lang) -> None:
+def test_every_hit_shows_a_snippet_and_its_game(shared_page, site_url, site_dir, lang) -> None:
+    page = shared_page
     titles = {game.slug: game.title[lang] for game in CATALOG.games}
     page.goto(site_url + LANGS[lang])
     search(page, many_games_word(site_dir, lang))
@@ -140,7 +144,8 @@ def test_every_hit_shows_a_snippet_and_its_game(page, site_url, site_dir, lang) 
     assert page.problems == []
 
 
-def test_language_switch_keeps_the_ruling_anchor(page, site_url) -> None:
+def test_language_switch_keeps_the_ruling_anchor(shared_page, site_url) -> None:
+    page = shared_page
     page.goto(site_url + RULING)
     page.click(".md-header__option .md-select button")
     page.click('a.md-select__link[hreflang="en"]')
@@ -152,15 +157,20 @@ def test_language_switch_keeps_the_ruling_anchor(page, site_url) -> None:
     assert page.evaluate("document.documentElement.lang") == "en"
 
 
+@pytest.fixture(scope="module")
+def sharp_phone(browser) -> Iterator[object]:
+    """A 360 px phone with a phone's pixel density (2), one page for the module's tests: each
+    only loads a page and measures it."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    yield context.new_page()
+    context.close()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("slug", GAMES)
-def test_overview_fits_a_360px_phone(browser, site_url, slug, lang) -> None:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
-    phone = context.new_page()
-    phone.goto(site_url + LANGS[lang] + f"games/{slug}/")
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    context.close()
-    assert width <= 360
+def test_overview_fits_a_360px_phone(sharp_phone, site_url, slug, lang) -> None:
+    sharp_phone.goto(site_url + LANGS[lang] + f"games/{slug}/")
+    assert sharp_phone.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 TABS = 8

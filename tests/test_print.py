@@ -9,6 +9,14 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def page(shared_page):
+    """Every test here takes the module's one desktop page, storage cleared for each test
+    (tests/conftest.py), instead of a new context's."""
+    return shared_page
+
+
 # Site chrome and links that mean nothing on paper.
 HIDDEN_ON_PAPER = [
     ".md-header",

@@ -154,14 +154,18 @@ def test_print_carries_address_check_date_and_build_date(
 
 
 @pytest.mark.parametrize("lang", sorted(LANGS))
-def test_other_pages_print_no_footer(page, site_url, lang: str) -> None:
+def test_other_pages_print_no_footer(shared_page, site_url, lang: str) -> None:
+    page = shared_page
     for path in ["", "games/", *(f"games/{game.slug}/" for game in CATALOG.games)]:
         page.goto(site_url + LANGS[lang] + path)
         assert page.locator(".rs-print-footer").count() == 0, path
 
 
 @pytest.mark.parametrize("lang", sorted(LANGS))
-def test_without_a_feedback_address_no_ruling_links_to_one(page, site_url, lang: str) -> None:
+def test_without_a_feedback_address_no_ruling_links_to_one(
+    shared_page, site_url, lang: str
+) -> None:
+    page = shared_page
     assert REAL_SITE.feedback is None  # the real site sets none: no link is invented
     for path in FAQ_PAGES:
         page.goto(site_url + LANGS[lang] + path)

@@ -100,6 +100,7 @@ def _asked(page, expression: str, timeout: float = 30) -> object:
     from playwright.sync_api import Error
 
     deadline = time.monotonic() + timeout
+    last: Error | None = None
     while time.monotonic() < deadline:
         try:
             page.evaluate(
@@ -108,9 +109,9 @@ def _asked(page, expression: str, timeout: float = 30) -> object:
             )
             found = page.wait_for_function("() => window.__asked", timeout=5_000)
             return found.json_value().get("v")
-        except Error:  # the page was reloading (a wait that ran out is an Error too)
-            pass
-    raise AssertionError(f"no answer: {expression}")
+        except Error as error:  # the page was reloading (a wait that ran out is an Error too)
+            last = error
+    raise AssertionError(f"no answer: {expression} (last: {last})")
 
 
 def _wait_until(page, predicate: str, timeout: float = 60) -> None:

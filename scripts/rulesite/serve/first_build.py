@@ -105,25 +105,26 @@ def _fill(
     games = {game.slug: game for game in catalog.games}
     put: dict[str, str] = {}
 
-    def text(path: str) -> str | None:
-        """The page at ``path`` (``<lang>/<source>``), keeping it in ``put``; None if missing."""
+    def under_content(path: str) -> str:
+        """``<lang>/<source>`` as its path under ``content/``."""
         lang, _, page = path.partition("/")
-        written = f"{lang}/{DOCS_DIR}/{page}"
-        raw = files.get(written)
-        if raw is None:
-            return None
-        found = put[written] = raw.decode("utf-8")
-        return found
+        return f"{lang}/{DOCS_DIR}/{page}"
+
+    def text(path: str) -> str | None:
+        raw = files.get(under_content(path))
+        return None if raw is None else raw.decode("utf-8")
 
     for entry, key in keys.items():
         kind, _, name = entry.partition(":")
         if kind == SITE_PAGE:
             if (found := text(name)) is not None:
                 cache.put(SITE_PAGE, name, key, found)
+                put[under_content(name)] = found
         elif kind == GAME_PAGES and name in games:
             texts = {path: text(path) for path in game_page_paths(catalog.site.codes, games[name])}
             if all(found is not None for found in texts.values()):
                 cache.put(GAME_PAGES, name, key, texts)
+                put.update((under_content(path), found) for path, found in texts.items())
     return put
 
 

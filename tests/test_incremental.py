@@ -74,7 +74,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     (scratch / "preview").mkdir()
     with pytest.MonkeyPatch.context() as patch:
         said: list[str] = []
-        patch.setattr(serve, "_say", said.append)
+        patch.setattr(serve, "say", said.append)
         patch.setattr(serve, "RETRY_SECONDS", 0.0)
         preview = serve.Preview(project, scratch / "preview")
         preview.start()

@@ -92,11 +92,18 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
         missing = missing_page(f"http://127.0.0.1:{port}/games/no-such-game/")
         assert "404" in missing and "md-header" in missing  # the site's own 404 page
         assert process.poll() is None
+        # Stopped while it rebuilds (the game's page is shown, the rest still building).
+        replace_in(game, "bgg_rank: 6666", "bgg_rank: 7777")
+        wait_for(url, "#7777")
     finally:
         process.terminate()
         process.wait(timeout=30)
         log.close()
     output = (tmp_path / "serve.log").read_text("utf-8")
+    stopping = output[output.rindex("shown after") :]
+    assert "in all" not in stopping, "the rebuild was over before the preview was stopped"
+    # Its folder removed under the rebuild, the preview has nothing to say about that.
+    assert stopping.splitlines()[1:] == ["interrupted; site/ and content/ were left as they were"]
     assert (
         "data/games/mini-game.yaml:10: card.bgg_rank: expected a whole number, got text 'many'"
         in output
@@ -148,7 +155,7 @@ def previewing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Prev
     games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
     project = Project(make_project(tmp_path / "p", games))
     said: list[str] = []
-    monkeypatch.setattr(serve, "_say", said.append)
+    monkeypatch.setattr(serve, "say", said.append)
     monkeypatch.setattr(serve, "RETRY_SECONDS", 0.0)
     (tmp_path / "preview").mkdir()
     preview = serve.Preview(project, tmp_path / "preview")
@@ -220,7 +227,7 @@ def test_the_first_edit_finds_the_page_templates_compiled(
 ) -> None:
     # The first build renders in the languages' processes; the preview then compiles the
     # templates in its own, so the first edit's pages show as soon as the next's.
-    monkeypatch.setattr(serve, "_say", lambda line: None)
+    monkeypatch.setattr(serve, "say", lambda line: None)
     games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
     project = Project(make_project(tmp_path / "p", games))
     (tmp_path / "preview").mkdir()

@@ -43,15 +43,16 @@ new topic) links to it as MkDocs links a missing page until the second phase reb
 from __future__ import annotations
 
 import hashlib
-import logging
 import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from rulesite import forked
 from rulesite.catalog import Catalog, load_catalog
 from rulesite.engine import bytecode
 from rulesite.engine.export import ExportCache
@@ -71,7 +72,6 @@ from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import load_shared_tables
-from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE
 from rulesite.publish.plan import (
     Plan,
     in_docs,
@@ -88,6 +88,7 @@ from rulesite.render.cache import (
     render_site_pages,
 )
 from rulesite.render.parallel import render_missing_in_parallel
+from rulesite.serve.console import logged_to_console, say
 from rulesite.serve.files import Snapshot, copy_file, publish_build, remove_file, snapshot
 from rulesite.serve.first_build import build_whole, compile_templates
 from rulesite.serve.overlay import Problems
@@ -105,19 +106,22 @@ RETRY_SECONDS = 0.1
 
 def serve(project: Project, dev_addr: str) -> None:
     """Build the whole preview (errors are fatal here), then serve it with live reload."""
-    _log_to_console()
     use_cache_root(project.root / ".cache")  # jieba's cache: the project's own
     # Material's templates compiled once, not in every build's process (half a second of each
     # edit's first build otherwise), as `rulesite build` keeps them (engine/bytecode.py).
     bytecode.use(project.root / ".cache")
     # Stopped by a process manager (or a test): leave as from Ctrl-C, removing the scratch folder.
     signal.signal(signal.SIGTERM, _interrupt)
-    with tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch:
-        preview = Preview(project, Path(scratch))
+    stopping = forked.context().Event()  # seen by the builds' processes too
+    with (
+        tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch,
+        logged_to_console(stopping),
+    ):
+        preview = Preview(project, Path(scratch), stopping)
         versions = Versions()
         preview.on_published = versions.bump  # the changed games' pages reload first
         # The address first: a mistake in it is told at once, not after a whole build.
-        server = open_server(dev_addr, preview.site, versions, _say, preview.problems.overlay)
+        server = open_server(dev_addr, preview.site, versions, say, preview.problems.overlay)
         try:
             preview.start()
         except BaseException:
@@ -134,6 +138,8 @@ def serve(project: Project, dev_addr: str) -> None:
         try:
             server.serve_forever()  # Ctrl-C or SIGTERM: KeyboardInterrupt, exit 130 (cli.py)
         finally:
+            # Before its folder goes: a rebuild still running then has nothing to report.
+            stopping.set()
             watcher.stop()
             server.server_close()
 
@@ -142,24 +148,15 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _log_to_console() -> None:
-    # MkDocs' own CLI would set up its log output; we call it as a library. The builds'
-    # progress comes from us; MkDocs' own lines are its warnings.
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
-    handler.addFilter(lambda record: not record.getMessage().startswith(DIRTY_BUILD_NOTICE))
-    mkdocs_log = logging.getLogger("mkdocs")
-    mkdocs_log.addHandler(handler)
-    mkdocs_log.setLevel(logging.INFO)
-    logging.getLogger("mkdocs.commands.build").setLevel(logging.WARNING)
-
-
 class Preview:
     """The preview's files and what it last built; ``rebuild()`` brings it up to date."""
 
-    def __init__(self, project: Project, folder: Path) -> None:
+    def __init__(self, project: Project, folder: Path, stopping: Any = None) -> None:
         self.project = project
         self.folder = folder
+        self.stopping = stopping or forked.context().Event()
+        """Set when the preview stops (its folder is about to go): a rebuild that fails then
+        reports nothing."""
         self.content = folder / "content"
         self.builds = folder / "languages"
         self.site = folder / "site"
@@ -186,12 +183,12 @@ class Preview:
         problems are raised, as ``rulesite build`` raises them."""
         started = time.perf_counter()
         self.site.mkdir(parents=True, exist_ok=True)
-        _say("rulesite: checking data/…")
+        say("rulesite: checking data/…")
         load_shared_tables(self.project)  # before the catalog, as a build loads them
         catalog = load_catalog(self.project, cache=self.cache)
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
         self.languages = {language.code: language for language in catalog.site.languages}
-        _say(f"rulesite: {len(catalog.games)} games valid")
+        say(f"rulesite: {len(catalog.games)} games valid")
         built = build_whole(
             self.project, catalog, self.cache, self.content, self.builds, Progress(sys.stderr)
         )
@@ -201,7 +198,7 @@ class Preview:
             self._publish(lang, True, {})
         each = ", ".join(f"{lang}: whole ({s:.1f} s)" for lang, s in built.seconds.items())
         spent = time.perf_counter() - started
-        _say(f"rulesite: built {each}; {built.page_count} pages; {spent:.1f} s in all")
+        say(f"rulesite: built {each}; {built.page_count} pages; {spent:.1f} s in all")
         compile_templates(self.project, catalog, self.cache)
 
     def rebuild(self) -> None:
@@ -216,26 +213,36 @@ class Preview:
                 self.update()
                 self.problems.clear()
                 return
-            except DataError as error:
-                _say("rulesite: data has errors; the preview keeps the last good pages")
-                _say_lines(error.lines())
-                self.problems.set(error.lines())  # the browser says the same (the overlay)
-                return
-            except RulesiteError as error:
-                _say("rulesite: cannot rebuild; the preview keeps the last good pages")
-                _say_lines(error.lines())
-                self.problems.set(error.lines())
-                return
-            except Exception as error:  # reported, then retried: see above
-                then = "waiting for the next change" if retrying else "trying again"
-                _say(
-                    f"rulesite: rebuilding failed: {type(error).__name__}: "
-                    f"{printable(str(error))}; the preview keeps the last good pages; {then}"
-                )
-                if not retrying:
-                    time.sleep(RETRY_SECONDS)
-                else:
-                    self.problems.set([f"rebuilding failed: {type(error).__name__}: {error}"])
+            except Exception as error:
+                if self.stopping.is_set():  # its files went under it: no news
+                    return
+                if not self._reported(error, retrying):
+                    return
+
+    def _reported(self, error: Exception, retrying: bool) -> bool:
+        """Say what stopped a rebuild (here and over every page); whether to try again."""
+        if isinstance(error, DataError):
+            say("rulesite: data has errors; the preview keeps the last good pages")
+            for line in error.lines():
+                say(line)
+            self.problems.set(error.lines())  # the browser says the same (the overlay)
+            return False
+        if isinstance(error, RulesiteError):
+            say("rulesite: cannot rebuild; the preview keeps the last good pages")
+            for line in error.lines():
+                say(line)
+            self.problems.set(error.lines())
+            return False
+        then = "waiting for the next change" if retrying else "trying again"
+        say(
+            f"rulesite: rebuilding failed: {type(error).__name__}: "
+            f"{printable(str(error))}; the preview keeps the last good pages; {then}"
+        )
+        if retrying:
+            self.problems.set([f"rebuilding failed: {type(error).__name__}: {error}"])
+            return False
+        time.sleep(RETRY_SECONDS)
+        return True
 
     def update(self) -> None:
         """Validate, render, write what changed, build it and publish it into ``site/``.
@@ -263,7 +270,7 @@ class Preview:
         if first:
             seconds = self._build([plan for plan, _ in first], {}, pages_only=True)
             shown = time.perf_counter() - started
-            _say(f"rulesite: {_summary([p for p, _ in first], seconds)}; shown after {shown:.1f} s")
+            say(f"rulesite: {_summary([p for p, _ in first], seconds)}; shown after {shown:.1f} s")
             self.pending |= {path for _, paths in first for path in paths}
             self.on_published()
         pages = {**render_site_pages(self.project, catalog, self.cache, site_url), **game_pages}
@@ -279,11 +286,11 @@ class Preview:
         ]
         if not plans:
             self.pending.clear()
-            _say("rulesite: no page changed")
+            say("rulesite: no page changed")
             return
         seconds = self._build(plans, before)
         self.pending.clear()
-        _say(f"rulesite: {_summary(plans, seconds)}; {time.perf_counter() - started:.1f} s in all")
+        say(f"rulesite: {_summary(plans, seconds)}; {time.perf_counter() - started:.1f} s in all")
 
     def on_published(self) -> None:
         """Called when the first phase has published the changed games' pages (the server
@@ -488,12 +495,3 @@ def _summary(plans: list[Plan], seconds: dict[str, float]) -> str:
         for plan in plans
     ]
     return "built " + ", ".join(parts)
-
-
-def _say_lines(lines: list[str]) -> None:
-    for line in lines:
-        _say(line)
-
-
-def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)

@@ -359,7 +359,9 @@ def chunked_postings(search: Path) -> tuple[list[list[str]], dict[str, set[str]]
         pages[page][number * part : number * part + len(rows)] = rows
     docs = [row for page in sorted(pages) for row in pages[page]]
     found: dict[str, set[str]] = {}
-    # Every chunk, reached as the worker reaches it: from the manifest's keys through ``more``.
+    # Every chunk, reached as the worker reaches it: from the manifest's keys through the cut
+    # chunks' children the manifest names (``cut``), which each of those chunks names too.
+    cut = manifest["config"]["rulesite"]["cut"]
     pending = list(manifest["config"]["rulesite"]["chunks"])
     reached = set()
     while pending:
@@ -367,7 +369,8 @@ def chunked_postings(search: Path) -> tuple[list[list[str]], dict[str, set[str]]
         reached.add(key)
         path = search / search_chunks.CHUNKS_DIR / search_chunks.chunk_file(key)
         chunk = json.loads(path.read_text("utf-8"))
-        pending += [key + char for char in chunk.get("more", "")]
+        assert chunk.get("more") == cut.get(key), key
+        pending += [key + char for char in cut.get(key, "")]
         for word, flat in chunk["words"].items():
             assert word.startswith(key), (key, word)
             page = 0

@@ -22,6 +22,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import jieba
 import pytest
 
 from rulesite.engine import search_chunks
@@ -229,3 +230,46 @@ def test_a_snippet_begins_with_a_whole_word(tmp_path: Path, saved: bool) -> None
     snippet = next(shown for where, _, _, shown in found["krystallium"] if where.endswith("#a"))
     first = re.sub(r"<[^>]+>", "", snippet).removeprefix("…").split()[0]
     assert snippet.startswith("<p>…") and first in words, snippet
+
+
+def _chunked_again(site_dir: Path, lang: str, folder: Path, *, named: bool) -> Path:
+    """The language's documents (as its page parts hold them) chunked again into ``folder``
+    with chunks so small that most are cut, some more than once; ``named``: the manifest names
+    the cut chunks' children (``cut``), else the worker walks to a word's chunk."""
+    search = site_dir / LANGS[lang] / "search"
+    manifest = json.loads((search / "search_index.json").read_text("utf-8"))
+
+    def words(text: str) -> str:
+        """Chinese split into words again, as the index had it (a part holds it unsplit)."""
+        return "\u200b".join(jieba.cut(text)) if lang == "zh" else text
+
+    docs = []
+    for part in sorted(
+        (search / search_chunks.PAGES_DIR).glob("*.json"),
+        key=lambda path: tuple(int(n) for n in path.stem.split("-")),
+    ):
+        rows = json.loads(part.read_text("utf-8"))["docs"]
+        docs += [{"location": r[0], "title": words(r[1]), "text": words(r[2])} for r in rows]
+    chunked = search_chunks.build(manifest["config"], docs, docs, lang.split("-")[0])
+    if not named:
+        del chunked.manifest["config"]["rulesite"]["cut"]
+    search_chunks.write(folder / "search", chunked, "search_index.json")
+    return folder
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_going_straight_to_a_words_chunk_answers_as_walking_to_it(
+    site_dir: Path, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    queries = [row.text for row in ROWS if row.lang == lang]
+    monkeypatch.setattr(search_chunks, "CHUNK_LIMIT", 300)
+    named = _chunked_again(site_dir, lang, tmp_path / "named", named=True)
+    cut = json.loads((named / "search" / "search_index.json").read_text("utf-8"))
+    # Cut more than once: a word's chunk lies two levels or more below its first chunk.
+    assert any(
+        len(key) > len(search_chunks.base_key(key)) for key in cut["config"]["rulesite"]["cut"]
+    )
+    straight = worker_answers(named, queries, None)
+    assert sum(map(len, straight.values())) > len(queries)
+    walked = _chunked_again(site_dir, lang, tmp_path / "walked", named=False)
+    assert worker_answers(walked, queries, None) == straight

@@ -7,9 +7,11 @@ that game's pages. This module writes, from Material's whole index (with the sea
 theme's worker (``assets/search-worker.js``) reads a piece at a time:
 
 - ``search/search_index.json``: what Material loads and hands to its worker; ``config`` holds
-  Material's fields plus ``rulesite``: the first chunks' keys, the stop words, the number of
-  documents; ``docs`` is empty (nothing grows with the games but the key list, a few bytes a
-  key, and no more keys than the characters and letter pairs words begin with);
+  Material's fields plus ``rulesite``: the first chunks' keys, each cut chunk's ``more`` (``cut``:
+  the worker goes straight to a word's chunk instead of fetching every chunk on the way to it,
+  a round trip each), the stop words, the number of documents; ``docs`` is empty (what grows
+  with the games is a few bytes a chunk: at 1,000 games 9 KB gzipped in Chinese, 1 KB in
+  English);
 - ``search/chunks/<key>.json``: ``words``, every indexed word that begins with the key (a Han
   character, or the first two letters of other words), each with its postings: page number,
   section number, weight. A chunk over ``CHUNK_LIMIT`` is cut by one more character: it keeps
@@ -169,6 +171,11 @@ def build(
             **config,
             "rulesite": {
                 "chunks": sorted(key for key in chunked.chunks if len(key) <= len(base_key(key))),
+                "cut": {
+                    key: chunk["more"]
+                    for key, chunk in sorted(chunked.chunks.items())
+                    if "more" in chunk
+                },
                 "docs": len(indexed),
                 "part": PART,
                 "ruling": RULING_BOOST,

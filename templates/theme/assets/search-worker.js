@@ -31,6 +31,7 @@ var separator = null;
 var keys = [];
 var keySet = new Set();
 var stop = new Set();
+var cut = null;
 var chunks = new Map();
 var parts = new Map();
 var latest = 0;
@@ -66,6 +67,7 @@ function setup(data) {
   keys = meta.chunks.slice().sort();
   keySet = new Set(keys);
   stop = new Set(meta.stop);
+  cut = meta.cut || null; // an index written before it named them: walked, chunk by chunk
 }
 
 function search(text) {
@@ -203,9 +205,18 @@ function base(word) {
 }
 
 // The chunks on the way to `word` (a cut chunk names its children in `more`), the deepest last.
+// The index names every cut chunk's children (`cut`): then only the deepest is fetched, the one
+// that holds the word and every word it begins (the chunks before it hold shorter words only).
 function path(word) {
   var start = base(word);
   if (!keySet.has(start)) return Promise.resolve([]);
+  if (cut) {
+    var key = start;
+    while (key.length < word.length && (cut[key] || "").indexOf(word.charAt(key.length)) !== -1) {
+      key += word.charAt(key.length);
+    }
+    return chunk(key).then(function (loaded) { return [{ key: key, chunk: loaded }]; });
+  }
   var found = [];
   function walk(key) {
     return chunk(key).then(function (loaded) {

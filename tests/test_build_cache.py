@@ -244,6 +244,24 @@ def test_a_truncated_page_is_named_and_the_build_is_clean(
     session.assert_like(session.reference)
 
 
+@pytest.mark.parametrize("target", ["index.html", "games"], ids=["file", "folder"])
+def test_a_link_in_the_cache_is_named_and_never_followed(session: Session, target: str) -> None:
+    # A page (or a folder of pages) replaced by a link, even to the very same bytes: the cache
+    # holds files a build wrote, nothing else.
+    page = session.cache / "site" / "en" / target
+    moved = page.with_name(f"{target}.moved")
+    page.rename(moved)
+    page.symlink_to(moved.name, target_is_directory=moved.is_dir())
+    said: list[str] = []
+    try:
+        assert build_cache.BuildCache(session.project).open(False, said.append) is None
+    finally:
+        page.unlink()
+        moved.rename(page)
+    assert said == [f"note: build cache ignored (damaged: site/en/{target}); building clean"]
+    assert build_cache.BuildCache(session.project).open(False, said.append) is not None
+
+
 def test_a_build_killed_while_it_changes_the_cache(
     session: Session, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 import jieba
 import pytest
 
+from bench.search import part_documents
 from rulesite.engine import search_chunks
 from rulesite.engine.search_chunks import STOP_WORDS
 from rulesite.engine.search_split import dump, game_of
@@ -258,13 +259,10 @@ def _chunked_again(site_dir: Path, lang: str, folder: Path, *, named: bool) -> P
         """Chinese split into words again, as the index had it (a part holds it unsplit)."""
         return "\u200b".join(jieba.cut(text)) if lang == "zh" else text
 
-    docs = []
-    for part in sorted(
-        (search / search_chunks.PAGES_DIR).glob("*.json"),
-        key=lambda path: tuple(int(n) for n in path.stem.split("-")),
-    ):
-        rows = json.loads(part.read_text("utf-8"))["docs"]
-        docs += [{"location": r[0], "title": words(r[1]), "text": words(r[2])} for r in rows]
+    docs = [
+        {**doc, "title": words(doc["title"]), "text": words(doc["text"])}
+        for doc in part_documents(search)
+    ]
     chunked = search_chunks.build(manifest["config"], docs, docs, lang.split("-")[0])
     if not named:
         del chunked.manifest["config"]["rulesite"]["cut"]
@@ -288,3 +286,21 @@ def test_going_straight_to_a_words_chunk_answers_as_walking_to_it(
     assert sum(map(len, straight.values())) > len(queries)
     walked = _chunked_again(site_dir, lang, tmp_path / "walked", named=False)
     assert worker_answers(walked, queries, None) == straight
+
+
+def test_a_word_named_like_an_object_property_is_a_word_like_any_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Chunks cut down to "constructor" (a chunk of its own, not cut further): a longer query
+    # word looks up whether that chunk is cut, which every object seems to say it is.
+    monkeypatch.setattr(search_chunks, "CHUNK_LIMIT", 1)
+    docs = [
+        {"location": "games/x/", "title": "X", "text": ""},
+        {"location": "games/x/#a", "title": "A", "text": "<p>constructor constructos</p>"},
+    ]
+    site = mini_site(tmp_path, docs)
+    cut = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
+    assert "r" in cut["config"]["rulesite"]["cut"]["constructo"]
+    query = "constructors constructor"
+    found = worker_answers(site, [query], None)[query]
+    assert "games/x/#a" in [link[0] for link in found], found

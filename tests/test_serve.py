@@ -100,10 +100,11 @@ def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) ->
         process.wait(timeout=30)
         log.close()
     output = (tmp_path / "serve.log").read_text("utf-8")
-    stopping = output[output.rindex("shown after") :]
-    assert "in all" not in stopping, "the rebuild was over before the preview was stopped"
-    # Its folder removed under the rebuild, the preview has nothing to say about that.
-    assert stopping.splitlines()[1:] == ["interrupted; site/ and content/ were left as they were"]
+    # Its folder removed under the rebuild, the preview has nothing to say about that (on a
+    # machine fast enough to end the rebuild first, its last line is the rebuild's summary).
+    after = output[output.rindex("shown after") :].splitlines()[1:]
+    after = [line for line in after if not line.endswith(" s in all")]
+    assert after == ["interrupted; site/ and content/ were left as they were"]
     assert (
         "data/games/mini-game.yaml:10: card.bgg_rank: expected a whole number, got text 'many'"
         in output

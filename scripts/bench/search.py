@@ -179,6 +179,19 @@ def measure_chunks(base: str, lang: str, query: str, browser) -> Figure:
     return Figure("chunks", lang, query, results, took, total)
 
 
+def part_documents(search: Path) -> list[dict[str, str]]:
+    """A language's documents (location, title, text) as its page parts hold them (``search/``
+    of a built site), in the index's order."""
+    docs = []
+    for part in sorted(
+        (search / search_chunks.PAGES_DIR).glob("*.json"),
+        key=lambda p: tuple(int(n) for n in p.stem.split("-")),
+    ):
+        rows = json.loads(part.read_text(encoding="utf-8"))["docs"]
+        docs += [{"location": r[0], "title": r[1], "text": r[2]} for r in rows]
+    return docs
+
+
 def chunk_index_seconds(site: Path, lang: str, rewrite: bool = False) -> float:
     """Time to chunk the language's documents again, from what the page parts hold (titles and
     texts; not the hidden search words, nor text past a part's ``TEXT_LIMIT``); with ``rewrite``
@@ -186,13 +199,7 @@ def chunk_index_seconds(site: Path, lang: str, rewrite: bool = False) -> float:
     chunking on an older build without building again)."""
     search = site / site_folder(lang) / "search"
     manifest = json.loads((search / "search_index.json").read_text(encoding="utf-8"))
-    docs = []
-    for part in sorted(
-        (search / "pages").glob("*.json"),
-        key=lambda p: tuple(int(n) for n in p.stem.split("-")),
-    ):
-        rows = json.loads(part.read_text(encoding="utf-8"))["docs"]
-        docs += [{"location": r[0], "title": r[1], "text": r[2]} for r in rows]
+    docs = part_documents(search)
     config = manifest["config"]
     started = time.perf_counter()
     chunked = search_chunks.build(config, docs, docs, lang)

@@ -446,8 +446,9 @@ def write_new(path: Path, data: bytes) -> None:
 def _stat_folder(folder: str, relative: str, found: dict[str, list[int]]) -> None:
     """``BuildCache._stat_under`` for every file under ``folder`` (``relative`` to the cache),
     one ``lstat`` each, links (to folders too) as files that changed. A folder that went
-    meanwhile has no files. At 1,000 games the cache holds some 60,000 files: read with
-    ``os.scandir`` this is half the time of ``os.walk`` and a ``stat`` of every path."""
+    meanwhile has no files. At 1,000 games the cache holds some 48,000 files: read with
+    ``os.scandir`` this takes 0.34 s, against 0.52-0.56 s with ``os.walk`` and a ``stat`` of
+    every path."""
     try:
         entries = list(os.scandir(folder))
     except OSError:

@@ -7,13 +7,13 @@ import contextlib
 import logging
 import sys
 from collections.abc import Iterator
-from typing import Any
+from multiprocessing.synchronize import Event
 
 from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE
 
 
 @contextlib.contextmanager
-def logged_to_console(stopping: Any) -> Iterator[None]:
+def logged_to_console(stopping: Event) -> Iterator[None]:
     """MkDocs' lines on standard error until ``stopping`` (an event) is set. MkDocs' own CLI
     would set up its log output; we call it as a library. The builds' progress comes from us;
     MkDocs' own lines are its warnings."""

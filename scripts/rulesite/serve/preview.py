@@ -47,8 +47,8 @@ import signal
 import sys
 import tempfile
 import time
+from multiprocessing.synchronize import Event
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -151,10 +151,10 @@ def _interrupt(signum: int, frame: object) -> None:
 class Preview:
     """The preview's files and what it last built; ``rebuild()`` brings it up to date."""
 
-    def __init__(self, project: Project, folder: Path, stopping: Any = None) -> None:
+    def __init__(self, project: Project, folder: Path, stopping: Event | None = None) -> None:
         self.project = project
         self.folder = folder
-        self.stopping = stopping or forked.context().Event()
+        self.stopping = stopping if stopping is not None else forked.context().Event()
         """Set when the preview stops (its folder is about to go): a rebuild that fails then
         reports nothing."""
         self.content = folder / "content"

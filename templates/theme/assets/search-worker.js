@@ -198,6 +198,12 @@ function part(name) {
   return parts.get(name);
 }
 
+// `object[key]` when the object has it itself; never what every object inherits (a word such as
+// "constructor" names no chunk and no word of the index).
+function own(object, key) {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
 // The first chunk of a word: its first character when Han, else its first two letters.
 function base(word) {
   var first = String.fromCodePoint(word.codePointAt(0));
@@ -212,7 +218,7 @@ function path(word) {
   if (!keySet.has(start)) return Promise.resolve([]);
   if (cut) {
     var key = start;
-    while (key.length < word.length && (cut[key] || "").indexOf(word.charAt(key.length)) !== -1) {
+    while (key.length < word.length && (own(cut, key) || "").indexOf(word.charAt(key.length)) !== -1) {
       key += word.charAt(key.length);
     }
     return chunk(key).then(function (loaded) { return [{ key: key, chunk: loaded }]; });
@@ -272,7 +278,7 @@ var online = {
     if (stop.has(word)) return Promise.resolve(true);
     return path(word).then(function (found) {
       return found.some(function (step) {
-        return Object.prototype.hasOwnProperty.call(step.chunk.words, word);
+        return own(step.chunk.words, word) !== undefined;
       });
     });
   },

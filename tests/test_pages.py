@@ -288,3 +288,25 @@ def test_reserved_page_names_are_the_clashes_the_registry_makes() -> None:
     }
     assert clashes == {"index"}  # the test must see one: glossary/index.md, topics/index.md
     assert clashes == RESERVED_PAGE_NAMES
+
+
+def test_a_topic_page_lists_its_own_catalogs_rulings() -> None:
+    """``indexes.topic`` works out every topic's rulings once per catalog: another catalog
+    (here without a game the topic lists) gets its own, never the first one's, in each
+    language."""
+    whole = load_catalog(Project(REPO))
+    topic_id = indexes.topic_ids(whole)[0]
+    gone = next(g for g in whole.games if any(topic_id in ruling.tags for ruling in g.faq))
+    fewer = dataclasses.replace(whole, games=[g for g in whole.games if g is not gone])
+
+    def listed(catalog: Catalog, lang: str) -> list[str]:
+        by_game = indexes.topic(catalog, topic_id, lang)["by_game"]
+        return [game.slug for game, _ in by_game]
+
+    for lang in whole.site.codes:
+        pairs = dict(indexes.rulings_by_topic(whole.games, [topic_id], lang))[topic_id]
+        expected = list(dict.fromkeys(game.slug for game, _ in pairs))
+        assert gone.slug in expected
+        assert listed(whole, lang) == expected
+        assert listed(fewer, lang) == [slug for slug in expected if slug != gone.slug]
+        assert listed(whole, lang) == expected

@@ -7,8 +7,10 @@ The browser side (a game's shard merged in on its pages, nowhere else) is in tes
 from __future__ import annotations
 
 import gzip
+import html
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
@@ -473,3 +475,63 @@ def test_the_tokenizer_gives_each_piece_the_same_word_wherever_it_is() -> None:
         assert tokens.words(text) == words
         assert search_split.Tokenizer(separator).words(text) == words
     assert tokens.words(texts[0])[1] is tokens.words(texts[1])[0]
+
+
+EDGE_TEXTS = [
+    "fooBar FOOBar 中文Bar _Ab aB Ab",  # a capital within a word breaks it (camelCase)
+    "foo_Bar a..5 3.5 end. e.g.Xy v1.2.3",  # a full stop breaks unless a digit follows
+    "x&lt;Foo&gt;y &amp;lt; a&gtb",  # &lt; and &gt; break (as the unescaped text has them)
+    "a\u3000b\u200bc\td\ne\x0bf\u2028g",  # every kind of white space, the zero-width space
+    'a-b_c,d:e!f=g[h]i(j)k"l`m/n -- ,, !! «»',  # each separator character, runs of them
+    "",
+]
+"""Texts at the edges of the site's search separator (``search_split.SEPARATOR``)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_separators_pieces_are_the_expressions(real_project: Project, lang: str) -> None:
+    """The tokenizer splits on the site's separator mostly without its regular expression
+    (``_spaced``): every text of the real site's search, and texts at the separator's edges,
+    get the words a split by the expression alone gives."""
+    shards = (language_root(real_project.site_dir, lang) / "search" / "shards").glob("*.json")
+    docs = [doc for path in shards for doc in json.loads(path.read_text("utf-8"))["docs"]]
+    texts = [*EDGE_TEXTS, *(doc[name] for doc in docs for name in ("title", "text"))]
+    assert len(texts) > 100
+    tokens = search_split.Tokenizer(search_split.SEPARATOR)
+    for text in texts:
+        plain = re.sub(r"<[^>]*>", " ", text)
+        plain = html.unescape(plain) if ("<" in text or "&" in text) else text
+        pieces = re.split(search_split.SEPARATOR, plain)
+        expected = [re.sub(r"^\W+|\W+$", "", piece).lower() for piece in pieces]
+        assert tokens.words(text) == tuple(word for word in expected if word), text
+
+
+def test_the_split_keeps_a_file_that_holds_its_bytes_and_never_writes_into_one(
+    tmp_path: Path,
+) -> None:
+    """``write_files``: a dirty build's search folders hold links to the last build's files
+    (publish/incremental.py); the same bytes keep the link, other bytes make a new file and
+    leave the last build's alone, files no longer made go, a link is never followed."""
+    last, folder = tmp_path / "last", tmp_path / "search"
+    last.mkdir()
+    folder.mkdir()
+    for name in ("same.json", "changed.json", "gone.json"):
+        (last / name).write_bytes(b"old " + name.encode())
+        os.link(last / name, folder / name)
+    (tmp_path / "elsewhere.json").write_bytes(b"outside")
+    (folder / "link.json").symlink_to(tmp_path / "elsewhere.json")
+    (folder / "old-folder").mkdir()
+    files = {
+        "same.json": b"old same.json",
+        "changed.json": b"new bytes",
+        "link.json": b"outside",
+        "new.json": b"{}",
+    }
+    search_split.write_files(folder, iter(files.items()))
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == files
+    assert (folder / "same.json").stat().st_ino == (last / "same.json").stat().st_ino
+    assert (folder / "changed.json").stat().st_ino != (last / "changed.json").stat().st_ino
+    assert (last / "changed.json").read_bytes() == b"old changed.json"
+    assert (last / "gone.json").is_file() and not (folder / "gone.json").exists()
+    assert not (folder / "link.json").is_symlink()
+    assert (tmp_path / "elsewhere.json").read_bytes() == b"outside"

@@ -211,13 +211,15 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
 
         def shards() -> None:
             search_split.write_shards(search_dir, search_split.game_shards(prepared, self._games))
+            # What hits show: the chunked index's page parts (made here, the shorter half).
+            search_chunks.write_parts(search_dir, search_chunks.page_parts(prepared.docs))
 
         def chunks() -> None:
             # The index the theme's worker reads a chunk at a time replaces Material's; the
             # shards stay beside it, for the games saved for offline reading
             # (engine/search_chunks.py).
-            chunked = search_chunks.from_material(prepared, lang, words)
-            search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
+            chunked = search_chunks.from_material(prepared, lang, words, parts=False)
+            search_chunks.write(search_dir, chunked, search_split.INDEX_FILE, parts=False)
 
         # The halves write different files from the same prepared index. A dirty build (after
         # an edit: the build cache's, the preview's) rewrites a few pages, and the split is most

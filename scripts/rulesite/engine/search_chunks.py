@@ -32,10 +32,10 @@ import html
 import json
 import math
 import re
-import shutil
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from rulesite.engine.search_split import (
     game_of,
     prepare,
     shortened,
+    write_files,
 )
 from rulesite.engine.search_words import SearchWords
 
@@ -116,19 +117,24 @@ def plain(text: str) -> str:
 
 
 def from_material(
-    index: dict[str, Any] | Prepared, lang: str, words: SearchWords | None = None
+    index: dict[str, Any] | Prepared,
+    lang: str,
+    words: SearchWords | None = None,
+    *,
+    parts: bool = True,
 ) -> Chunked:
     """Chunk Material's whole ``index`` (or the ``prepare``d one) of the language ``lang``,
     every document given its search words (``search_split.SynonymFinder``); pages of the
     registry's search role TITLES (the glossary, which repeats every game's terms) are indexed
-    by their titles only, and show their text."""
+    by their titles only, and show their text. Without ``parts``, the page parts are left out
+    (``page_parts`` makes them apart)."""
     prepared = index if isinstance(index, Prepared) else prepare(index, words)
     # A hit's page is shown with it: no page needs its sections' words.
     fields = {name: spec for name, spec in prepared.config["fields"].items() if name != SECTIONS}
     config = {**prepared.config, "fields": fields}
     docs = prepared.docs
     indexed = [shortened(doc) if _titles_only(doc["location"]) else doc for doc in docs]
-    return build(config, indexed, docs, lang, prepared.tokens)
+    return build(config, indexed, docs, lang, prepared.tokens, parts=parts)
 
 
 def build(
@@ -137,18 +143,16 @@ def build(
     shown: list[dict[str, Any]],
     lang: str,
     tokens: Tokenizer | None = None,
+    *,
+    parts: bool = True,
 ) -> Chunked:
     """Chunk the documents ``indexed`` (Material's shape) with Material's ``config``; ``shown``
-    are the same documents as hits show them (the same locations, in the same order)."""
+    are the same documents as hits show them (the same locations, in the same order); with
+    ``parts``, their page parts too."""
     tokens = tokens or Tokenizer(config["separator"])
     stop = set(STOP_WORDS.get(lang, ()))
     boosts = {name: float(spec.get("boost", 1.0)) for name, spec in config["fields"].items()}
-    pages, places = _pages(shown)
-    games = {
-        slug: plain(doc["title"])
-        for doc in shown
-        if (slug := game_of(doc["location"])) and doc["location"] == f"games/{slug}/"
-    }
+    _, places = _pages(shown)
     counts = _field_counts(indexed, tokens, boosts, stop)
     rulings = [_is_ruling(doc["location"]) for doc in indexed]
     postings = _postings(counts, places, boosts, rulings)
@@ -162,10 +166,8 @@ def build(
         if len(key) > len(base_key(key)) and parent in chunked.chunks:
             more = chunked.chunks[parent].setdefault("more", "")
             chunked.chunks[parent]["more"] = "".join(sorted(more + key[-1]))
-    for number, docs in enumerate(pages):
-        for start in range(0, len(docs), PART):
-            rows = [_shown(doc, games) for doc in docs[start : start + PART]]
-            chunked.parts[f"{number}-{start // PART}"] = rows
+    if parts:
+        chunked.parts = page_parts(shown)
     chunked.manifest = {
         "config": {
             **config,
@@ -185,6 +187,23 @@ def build(
         "docs": [],
     }
     return chunked
+
+
+def page_parts(shown: list[dict[str, Any]]) -> dict[str, list[list[str]]]:
+    """What hits show of the documents ``shown`` (``Chunked.parts``), ``PART`` documents of a
+    page at a time: the page's number and the part's in the name."""
+    pages, _ = _pages(shown)
+    games = {
+        slug: plain(doc["title"])
+        for doc in shown
+        if (slug := game_of(doc["location"])) and doc["location"] == f"games/{slug}/"
+    }
+    parts = {}
+    for number, docs in enumerate(pages):
+        for start in range(0, len(docs), PART):
+            rows = [_shown(doc, games) for doc in docs[start : start + PART]]
+            parts[f"{number}-{start // PART}"] = rows
+    return parts
 
 
 def _pages(docs: list[dict[str, Any]]) -> tuple[list[list[dict[str, Any]]], list[tuple[int, int]]]:
@@ -228,7 +247,7 @@ def _field_counts(
             words = tokens.words(" ".join(value) if isinstance(value, list) else value)
             counted = Counter(words)  # in the order of each word's first occurrence
             for word in stop.intersection(counted):
-                del counted[word]
+                counted.pop(word)  # dict's own (Counter's del is written in Python)
             if counted:
                 fields[name] = counted
         result.append(fields)
@@ -241,69 +260,69 @@ def _postings(
     boosts: dict[str, float],
     rulings: list[bool],
 ) -> dict[str, list[int]]:
-    """Word → its postings, flat (``_flat``: page delta, section, weight, ...), the heaviest
+    """Word → its postings, flat (page delta, section, weight, ...), the heaviest
     ``POSTINGS_LIMIT`` in index order; a ruling's section as ``-1 - section``.
 
     Each document's counts are dropped once weighed (``counts`` is left empty), and postings
     are kept flat from the start, not as a tuple each: at 1,000 games a language has millions
-    of postings, and these two were the peak of its build's memory."""
+    of postings, and these two were the peak of its build's memory. Pages are kept whole while
+    the postings are gathered and made differences at the end, a word at a time (a dictionary
+    of each word's last page cost two look-ups a posting)."""
     lengths: dict[str, list[int]] = {name: [] for name in boosts}
     for fields in counts:
         for name, counted in fields.items():
             lengths[name].append(sum(counted.values()))
     average = {name: (sum(v) / len(v) if v else 1.0) for name, v in lengths.items()}
-    found: dict[str, list[int]] = {}
-    last: dict[str, int] = {}  # the page of each word's last posting (flat pages are deltas)
-    weights: dict[float, int] = {}  # many postings share a score: each weighed once
+    found: defaultdict[str, list[int]] = defaultdict(list)
+    weights = _Weights()  # many postings share a score: each weighed once
     for number in range(len(counts)):
         fields, counts[number] = counts[number], {}
-        scores: dict[str, float] = {}
-        for name, counted in fields.items():
-            size = sum(counted.values()) / average[name]
-            boost, norm = boosts[name], K1 * (1 - B + B * size)
-            parts: dict[int, float] = {}  # BM25's part of a count, in this field of this doc
-            for word, tf in counted.items():
-                part = parts.get(tf)
-                if part is None:
-                    part = parts[tf] = tf * (K1 + 1) / (tf + norm)
-                scores[word] = scores.get(word, 0.0) + boost * part
         page, section = places[number]
         marked = -1 - section if rulings[number] else section
-        for word, score in scores.items():
-            value = weights.get(score)
-            if value is None:
-                value = weights[score] = weight(score)
-            flat = found.get(word)
-            if flat is None:
-                flat = found[word] = []
-            flat += (page - last.get(word, 0), marked, value)
-            last[word] = page
-    for word, flat in found.items():
-        if len(flat) > 3 * POSTINGS_LIMIT:
-            kept = sorted(_rows(flat), key=lambda row: -row[2])[:POSTINGS_LIMIT]
-            found[word] = _flat(
-                sorted(kept, key=lambda row: (row[0], row[1] if row[1] >= 0 else -1 - row[1]))
-            )
-    return found
+        for word, score in _scores(fields, boosts, average).items():
+            found[word] += (page, marked, weights[score])
+    return {word: _limited(flat) for word, flat in found.items()}
 
 
-def _flat(rows: list[tuple[int, int, int]]) -> list[int]:
-    """Postings as one list of numbers, pages as differences (smaller JSON)."""
-    flat: list[int] = []
-    previous = 0
-    for page, section, value in rows:
-        flat += [page - previous, section, value]
-        previous = page
+class _Weights(dict[float, int]):
+    """A score's ``weight``, worked out the first time it is asked for."""
+
+    def __missing__(self, score: float) -> int:
+        value = self[score] = weight(score)
+        return value
+
+
+def _scores(
+    fields: dict[str, dict[str, int]], boosts: dict[str, float], average: dict[str, float]
+) -> dict[str, float]:
+    """One document's score per word: BM25 of each field times the field's boost, summed over
+    its fields in order."""
+    scores: dict[str, float] = {}
+    for name, counted in fields.items():
+        size = sum(counted.values()) / average[name]
+        boost, norm = boosts[name], K1 * (1 - B + B * size)
+        # BM25's part of a count in this field of this document, times the boost, per count.
+        weighted = {tf: boost * (tf * (K1 + 1) / (tf + norm)) for tf in set(counted.values())}
+        if not scores:
+            scores = dict(zip(counted, map(weighted.__getitem__, counted.values()), strict=True))
+            continue
+        for word, tf in counted.items():
+            scores[word] = scores.get(word, 0.0) + weighted[tf]
+    return scores
+
+
+def _limited(flat: list[int]) -> list[int]:
+    """A word's postings (page, section, weight, ...: pages whole, in index order): the
+    heaviest ``POSTINGS_LIMIT`` of them back in index order, their pages as differences."""
+    if len(flat) > 3 * POSTINGS_LIMIT:
+        rows = sorted(zip(flat[0::3], flat[1::3], flat[2::3], strict=True), key=lambda row: -row[2])
+        kept = sorted(
+            rows[:POSTINGS_LIMIT], key=lambda row: (row[0], row[1] if row[1] >= 0 else -1 - row[1])
+        )
+        flat = [number for row in kept for number in row]
+    pages = flat[0::3]
+    flat[3::3] = [page - before for before, page in pairwise(pages)]
     return flat
-
-
-def _rows(flat: list[int]) -> list[tuple[int, int, int]]:
-    """``_flat``'s postings as (page, section, weight) again."""
-    rows, page = [], 0
-    for at in range(0, len(flat), 3):
-        page += flat[at]
-        rows.append((page, flat[at + 1], flat[at + 2]))
-    return rows
 
 
 def _size(word: str, flat: list[int]) -> int:
@@ -340,18 +359,21 @@ def chunk_file(key: str) -> str:
     return "-".join(f"{ord(char):x}" for char in key) + ".json"
 
 
-def write(search_dir: Path, chunked: Chunked, index_file: str) -> None:
-    """Write the manifest as ``index_file`` and the chunks and parts beside it (old ones gone)."""
-    for name in (CHUNKS_DIR, PAGES_DIR):
-        folder = search_dir / name
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-    for key, words in chunked.chunks.items():
-        (search_dir / CHUNKS_DIR / chunk_file(key)).write_bytes(dump(words))
-    for name, rows in chunked.parts.items():
-        (search_dir / PAGES_DIR / f"{name}.json").write_bytes(dump({"docs": rows}))
+def write(search_dir: Path, chunked: Chunked, index_file: str, *, parts: bool = True) -> None:
+    """Write the manifest as ``index_file`` and the chunks beside it, and with ``parts`` the
+    page parts (old ones gone; files that hold what they would be given are kept:
+    ``search_split.write_files``)."""
+    chunks = ((chunk_file(key), dump(words)) for key, words in chunked.chunks.items())
+    write_files(search_dir / CHUNKS_DIR, chunks)
+    if parts:
+        write_parts(search_dir, chunked.parts)
     (search_dir / index_file).write_bytes(dump(chunked.manifest))
+
+
+def write_parts(search_dir: Path, parts: dict[str, list[list[str]]]) -> None:
+    """Write the page parts (``page_parts``) into ``search_dir``'s pages folder (old ones gone)."""
+    files = ((f"{name}.json", dump({"docs": rows})) for name, rows in parts.items())
+    write_files(search_dir / PAGES_DIR, files)
 
 
 def files(chunked: Chunked) -> Iterable[str]:

@@ -27,10 +27,12 @@ from __future__ import annotations
 import bisect
 import html
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,11 @@ SHARDS_DIR = "shards"
 _MARKUP = re.compile(r"<[^>]*>")
 """Tags in an index text (Material keeps some markup in ``text``)."""
 _EDGES = re.compile(r"^\W+|\W+$")
+SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
+"""The search separator of the project's ``mkdocs.yml`` (``plugins.search.separator``), which
+the ``Tokenizer`` splits on mostly without its regular expression (``_spaced``)."""
+_SEPARATOR_CHARS = '\u200b-_,:!=[]()"`/'
+"""``SEPARATOR``'s characters other than white space: each is a word break wherever it is."""
 """Punctuation around a word (《Nations》, "it?"), which the theme's search trims too."""
 WORDS = "words"
 """A field of every document that has search words: read by the theme's search like ``text``
@@ -192,13 +199,19 @@ class Tokenizer:
 
     def __init__(self, separator: str) -> None:
         self._separator = re.compile(separator)
+        # SEPARATOR's breaks at its characters and white space are found by str.split, in C
+        # (the regular expression tried its four branches at every character: most of
+        # tokenizing a language); its other breaks (a full stop, "&lt;", a capital within a
+        # word) fall inside those pieces, and each distinct piece is split by the expression
+        # once. Another separator is split on by its expression.
+        self._known_separator = separator == SEPARATOR
+        self._pieces = _spaced if self._known_separator else self._separator.split
         self._known: dict[str, tuple[str, ...]] = {}
         self._vocabulary: dict[str, str] = {}
-        # Each raw piece's word, trimmed and lower-cased once: a language's texts hold a
-        # million pieces but a few tens of thousands distinct ones, and the trimming's
-        # regular expression was most of a dirty build's split (the value is the vocabulary's
-        # string, "" for a piece that is only punctuation).
-        self._clean: dict[str, str] = {}
+        # Each raw piece's words, trimmed and lower-cased once: a language's texts hold a
+        # million pieces but a few tens of thousands distinct ones (empty for a piece that is
+        # only punctuation).
+        self._clean: dict[str, tuple[str, ...]] = {"": ()}
 
     def words(self, text: str) -> tuple[str, ...]:
         found = self._known.get(text)
@@ -209,17 +222,35 @@ class Tokenizer:
     def _split(self, text: str) -> tuple[str, ...]:
         if "<" in text or "&" in text:
             text = html.unescape(_MARKUP.sub(" ", text))
-        clean, found = self._clean, []
-        for piece in self._separator.split(text):
-            if not piece:
-                continue
-            word = clean.get(piece)
-            if word is None:
-                word = _EDGES.sub("", piece).lower()
-                word = clean[piece] = self._vocabulary.setdefault(word, word)
+        pieces = self._pieces(text)
+        # The pieces looked up all at once (map in C), the few not met before then learnt.
+        found = list(map(self._clean.get, pieces))
+        if None in found:
+            for at, words in enumerate(found):
+                if words is None:
+                    found[at] = self._learn(pieces[at])
+        return tuple(chain.from_iterable(found))
+
+    def _learn(self, piece: str) -> tuple[str, ...]:
+        """The words of a piece not met before (kept for the next time)."""
+        vocabulary, words = self._vocabulary, []
+        # A piece of _spaced may still hold SEPARATOR's other breaks; one of the expression's
+        # own split does not.
+        parts = self._separator.split(piece) if self._known_separator else [piece]
+        for part in parts:
+            word = _EDGES.sub("", part).lower()
             if word:
-                found.append(word)
-        return tuple(found)
+                words.append(vocabulary.setdefault(word, word))
+        found = self._clean[piece] = tuple(words)
+        return found
+
+
+def _spaced(text: str) -> list[str]:
+    """``text`` split at ``SEPARATOR``'s characters and white space (no empty pieces)."""
+    for char in _SEPARATOR_CHARS:
+        if char in text:
+            text = text.replace(char, " ")
+    return text.split()
 
 
 Starts = dict[str, list[tuple[tuple[str, ...], list[str]]]]
@@ -281,10 +312,14 @@ def _groups_used(starts: Starts, sequences: Iterable[tuple[str, ...]]) -> list[l
     used: list[tuple[int, int, int, list[str]]] = []
     for number, sequence in enumerate(sequences):
         for word in starts.keys() & set(sequence):
-            places = _places(sequence, word)
+            places: list[int] | None = None  # every place of the word, for longer members
             for order, (member, group) in enumerate(starts[word]):
                 size = len(member)
-                first = next((at for at in places if sequence[at : at + size] == member), None)
+                if size == 1:  # most members are one word: its first place is the member's
+                    first: int | None = sequence.index(word)
+                else:
+                    places = _places(sequence, word) if places is None else places
+                    first = next((at for at in places if sequence[at : at + size] == member), None)
                 if first is not None:
                     used.append((number, first, order, group))
     return [group for *_, group in sorted(used, key=lambda entry: entry[:3])]
@@ -339,10 +374,44 @@ def dump(data: dict[str, Any]) -> bytes:
 
 
 def write_shards(search_dir: Path, shards: dict[str, dict[str, Any]]) -> None:
-    """Write each game's shard into ``search_dir``'s shards folder (a previous build's gone)."""
-    shards_dir = search_dir / SHARDS_DIR
-    if shards_dir.exists():  # a previous build's shards: games may have gone since
-        shutil.rmtree(shards_dir)
-    shards_dir.mkdir(parents=True)
-    for slug, shard in shards.items():
-        (shards_dir / f"{slug}.json").write_bytes(dump(shard))
+    """Make ``search_dir``'s shards folder hold each game's shard (a previous build's gone)."""
+    files = ((f"{slug}.json", dump(shard)) for slug, shard in shards.items())
+    write_files(search_dir / SHARDS_DIR, files)
+
+
+def write_files(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:
+    """Make ``folder`` hold exactly ``files`` (name, bytes). A file that already holds its
+    bytes is kept: a dirty build's folder holds links to the last build's files
+    (``publish/incremental.py``), and after an edit to one game almost every chunk is what it
+    was (at 1,000 games, making the 18,000 files of a language's index anew took seconds, most
+    of a rebuild's split). Any other file is written as a new file, never into the existing
+    one (it may be shared with the last site); files not listed are removed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with os.scandir(folder) as entries:
+        existing = {entry.name: entry for entry in entries}
+    for name, data in files:
+        entry = existing.pop(name, None)
+        if entry is not None:
+            if _holds(entry, data):
+                continue
+            _remove(entry)
+        (folder / name).write_bytes(data)
+    for entry in existing.values():
+        _remove(entry)
+
+
+def _holds(entry: os.DirEntry[str], data: bytes) -> bool:
+    """Whether the folder entry is a file (not a link) holding exactly ``data``."""
+    if not entry.is_file(follow_symlinks=False):
+        return False
+    if entry.stat(follow_symlinks=False).st_size != len(data):
+        return False
+    with open(entry.path, "rb") as file:
+        return file.read() == data
+
+
+def _remove(entry: os.DirEntry[str]) -> None:
+    if entry.is_dir(follow_symlinks=False):
+        shutil.rmtree(entry.path)
+    else:
+        os.unlink(entry.path)

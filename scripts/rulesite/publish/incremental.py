@@ -49,7 +49,9 @@ from rulesite.engine.projects import (
     site_path,
     theme_files,
 )
+from rulesite.engine.search_chunks import CHUNKS_DIR, PAGES_DIR
 from rulesite.engine.search_pieces import PIECES
+from rulesite.engine.search_split import SHARDS_DIR
 from rulesite.model import Game, Language
 from rulesite.project import Project
 from rulesite.publish import site_folder as publish
@@ -287,6 +289,12 @@ def build_languages(
     return {lang: outcome.seconds for lang, outcome in outcomes.items()}
 
 
+SPLIT_FOLDERS = (SHARDS_DIR, CHUNKS_DIR, PAGES_DIR)
+"""The folders under a language site's ``search/`` that only the search split writes, and
+never into a file in place (``search_split.write_files``): a dirty build's folder gets the last
+build's files there as links, and the split keeps those it would make again."""
+
+
 def _link_unchanged(cache: BuildCache, plan: Plan, update: Update, folder: Path) -> None:
     """Give a dirty build's folder what it keeps of the last site: the outputs of the pages and
     static files it does not make anew (links), and the files the plugin completes (the
@@ -315,6 +323,9 @@ def _link_unchanged(cache: BuildCache, plan: Plan, update: Update, folder: Path)
             target.parent.mkdir(parents=True, exist_ok=True)
             made.add(target.parent)
         link_file(kept, target)
+    for name in SPLIT_FOLDERS:  # kept where the split makes the same file again
+        if (old / "search" / name).is_dir():
+            link_tree(old / "search" / name, folder / "search" / name)
     if (old / PIECES).is_file():
         (old / PIECES).rename(folder / PIECES)
     if (old / LISTS).is_file():

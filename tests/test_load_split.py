@@ -8,12 +8,15 @@ import os
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
+from rulesite import catalog as catalog_module
 from rulesite.catalog import Catalog, load_catalog
 from rulesite.check import split
 from rulesite.errors import DataError
+from rulesite.model import Ruling
 from rulesite.project import Project
-from tests.helpers import GOOD, make_project
+from tests.helpers import GOOD, REAL, make_project
 
 TODAY = dt.date(2026, 12, 2)
 COUNT = split.MIN_ITEMS + 6
@@ -103,3 +106,34 @@ def test_one_process_where_forking_could_hurt(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.delenv(split.PROCESSES_VARIABLE)
     monkeypatch.setattr(split.threading, "active_count", lambda: 3)
     assert split.processes() == 1
+
+
+def _records(value: object) -> list[BaseModel]:
+    """Every record in ``value``'s tree, in a fixed order."""
+    if isinstance(value, BaseModel):
+        return [value, *(r for field in value.__dict__.values() for r in _records(field))]
+    if isinstance(value, list | tuple):
+        return [r for item in value for r in _records(item)]
+    if isinstance(value, dict):
+        return [r for item in value.values() for r in _records(item)]
+    return []
+
+
+def test_a_checked_games_records_share_one_set_per_set_of_fields(monkeypatch) -> None:
+    """pydantic's set of given fields, one per record, is shared by the records of a game
+    that gave the same fields (``model.base.share_field_sets``): the same names as without
+    sharing, one set object per different set, and a copy with changes has a set of its own."""
+    project = Project(REAL)
+    shared = load_catalog(project).games
+    monkeypatch.setattr(catalog_module, "share_field_sets", lambda game: None)
+    own = load_catalog(project).games
+    for game, alone in zip(shared, own, strict=True):
+        records, alone_records = _records(game), _records(alone)
+        names = [r.__pydantic_fields_set__ for r in records]
+        assert names == [r.__pydantic_fields_set__ for r in alone_records]
+        assert len({id(n) for n in names}) == len({frozenset(n) for n in names}) < len(names)
+    record = next(r for r in _records(shared[0]) if isinstance(r, Ruling))
+    before = {id(r): set(r.__pydantic_fields_set__) for r in _records(shared[0])}
+    copied = record.model_copy(update={"tags": []})
+    assert "tags" in copied.model_fields_set
+    assert before == {id(r): set(r.__pydantic_fields_set__) for r in _records(shared[0])}

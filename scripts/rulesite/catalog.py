@@ -35,6 +35,7 @@ from rulesite.model import (
     Game,
     SiteData,
 )
+from rulesite.model.base import share_field_sets
 from rulesite.project import Project
 from rulesite.scoring.check import check_scoring
 from rulesite.scoring.modules import with_module_settings
@@ -302,6 +303,8 @@ def check_game_file(
         cross, settled = _cross_checks(subject, doc, stem, site, today, partial_run, scoring)
         problems.extend(p for p in cross if game is not None or not _under(p.path, field_paths))
         game = settled if game is not None else None
+    if game is not None:
+        share_field_sets(game)
     return CheckedGame(doc, game, tuple(problems))
 
 

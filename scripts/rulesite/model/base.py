@@ -262,6 +262,31 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
+def share_field_sets(record: BaseModel) -> None:
+    """Give the records of ``record``'s tree (itself, and the records in its fields, lists,
+    tuples and dicts, all the way down) that set the same fields one set of those names.
+
+    pydantic keeps, per record, the set of the fields its input gave: at 1,000 games 300,000
+    records held 72 MB of sets, of 58 different contents; every language process of a build
+    shares the catalog's memory with the process that loaded it. Each record is frozen (its
+    set is never added to) and a copy (``model_copy``) copies the set it is given, so one
+    set serves them all; a pickled game keeps the sharing (the build's check cache)."""
+    shared: dict[frozenset[str], set[str]] = {}
+    stack: list[object] = [record]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, BaseModel):
+            own = value.__pydantic_fields_set__
+            one = shared.setdefault(frozenset(own), own)
+            if one is not own:
+                object.__setattr__(value, "__pydantic_fields_set__", one)
+            stack.extend(value.__dict__.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+
+
 LANGUAGES_CONTEXT = "languages"
 """Validation context key holding the site's languages (code → name); every text must have
 each."""

@@ -304,3 +304,18 @@ def test_a_word_named_like_an_object_property_is_a_word_like_any_other(
     query = "constructors constructor"
     found = worker_answers(site, [query], None)[query]
     assert "games/x/#a" in [link[0] for link in found], found
+
+
+@pytest.mark.parametrize("saved", [False, True], ids=["online", "offline"])
+def test_a_query_word_is_marked_where_a_word_begins(tmp_path: Path, saved: bool) -> None:
+    """Search matches a word by its start: a hit marks the words ``ties`` found ("ties",
+    "Tiesto"), never the same letters inside "quantities"."""
+    docs = [
+        {"location": "games/x/", "title": "X", "text": ""},
+        {"location": "games/x/#a", "title": "A", "text": "<p>Quantities break ties; Tiesto</p>"},
+    ]
+    found = worker_answers(mini_site(tmp_path, docs), ["ties"], ("x",) if saved else None)
+    snippet = next(shown for where, _, _, shown in found["ties"] if where.endswith("#a"))
+    marked = re.findall(r"<mark data-md-highlight>([^<]*)</mark>", snippet)
+    assert marked == ["ties", "Tiesto"], snippet
+    assert "Quantities" in re.sub(r"<[^>]+>", "", snippet)

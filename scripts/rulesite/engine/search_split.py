@@ -47,12 +47,12 @@ SHARDS_DIR = "shards"
 _MARKUP = re.compile(r"<[^>]*>")
 """Tags in an index text (Material keeps some markup in ``text``)."""
 _EDGES = re.compile(r"^\W+|\W+$")
+"""Punctuation around a word (《Nations》, "it?"), which the theme's search trims too."""
 SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
 """The search separator of the project's ``mkdocs.yml`` (``plugins.search.separator``), which
 the ``Tokenizer`` splits on mostly without its regular expression (``_spaced``)."""
 _SEPARATOR_CHARS = '\u200b-_,:!=[]()"`/'
 """``SEPARATOR``'s characters other than white space: each is a word break wherever it is."""
-"""Punctuation around a word (《Nations》, "it?"), which the theme's search trims too."""
 WORDS = "words"
 """A field of every document that has search words: read by the theme's search like ``text``
 (each field of the index's ``config.fields`` is searched), never shown."""
@@ -233,6 +233,8 @@ class Tokenizer:
 
     def _learn(self, piece: str) -> tuple[str, ...]:
         """The words of a piece not met before (kept for the next time)."""
+        if not piece:  # a group of another separator's expression that took part in no match
+            return ()
         vocabulary, words = self._vocabulary, []
         # A piece of _spaced may still hold SEPARATOR's other breaks; one of the expression's
         # own split does not.

@@ -578,12 +578,16 @@ function escapeHtml(text) {
   });
 }
 
+// The query's words in a text, to mark: a word of letters or digits only where a word begins
+// there (search matches the start of a word: "ties" is not marked inside "quantities"); a Han
+// word anywhere (Chinese text has no spaces between words).
 function pattern(words) {
   var sorted = words.slice().sort(function (a, b) { return b.length - a.length; });
   var escaped = sorted.map(function (word) {
-    return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    var literal = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return HAN.test(word.charAt(0)) ? literal : "(?<![\\p{L}\\p{N}])" + literal;
   });
-  return escaped.length ? new RegExp("(" + escaped.join("|") + ")", "gi") : null;
+  return escaped.length ? new RegExp("(" + escaped.join("|") + ")", "giu") : null;
 }
 
 // `text` as HTML: escaped, with the query's words marked.

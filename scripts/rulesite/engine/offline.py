@@ -58,7 +58,7 @@ MANIFEST = "manifest.json"
 WORKER = "sw.js"
 OFFLINE_PAGE = "offline.html"
 LISTS = "offline.json"
-SEARCH_FOLDER = "search/"
+SEARCH_FOLDER = f"{search_split.SEARCH_DIR}/"
 ICONS = (
     ("assets/icons/icon-192.png", "192x192", "any"),
     ("assets/icons/icon-512.png", "512x512", "any"),
@@ -102,13 +102,9 @@ def write_offline_files(config: Any, built: BuiltPages) -> None:
 
 def write_if_changed(path: Path, text: str) -> None:
     """Write ``text`` unless the file already holds it: a preview rebuild that changed one game
-    leaves these site-wide files (and their times) alone, as it does every other page."""
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return
-    except (FileNotFoundError, UnicodeDecodeError):
-        pass
-    path.write_text(text, encoding="utf-8", newline="\n")
+    leaves these site-wide files (and their times) alone, as it does every other page; a file
+    that changes is written new, never into (``search_split.keep_or_write``)."""
+    search_split.keep_or_write(path, text.encode())
 
 
 def manifest(name: str, lang: str) -> dict[str, Any]:

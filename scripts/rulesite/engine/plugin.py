@@ -196,7 +196,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
 
     def _split_search_index(self, site_dir: Path) -> None:
         """Split the index Material wrote into the chunked index and the game shards."""
-        search_dir = site_dir / "search"
+        search_dir = site_dir / search_split.SEARCH_DIR
         index_file = search_dir / search_split.INDEX_FILE
         if not index_file.is_file():
             log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
@@ -219,7 +219,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             # shards stay beside it, for the games saved for offline reading
             # (engine/search_chunks.py).
             chunked = search_chunks.from_material(prepared, lang, words, parts=False)
-            search_chunks.write(search_dir, chunked, search_split.INDEX_FILE, parts=False)
+            search_chunks.write(search_dir, chunked, search_split.INDEX_FILE)
 
         # The halves write different files from the same prepared index. A dirty build (after
         # an edit: the build cache's, the preview's) rewrites a few pages, and the split is most

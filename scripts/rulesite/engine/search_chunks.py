@@ -96,8 +96,9 @@ class Chunked:
     """``search_index.json``: Material's ``config`` (with ``rulesite``) and no documents."""
     chunks: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     """Per key: word → flat postings (page delta, section, weight, ...)."""
-    parts: dict[str, list[list[str]]] = field(default_factory=dict)
-    """Per ``<page>-<part>``: ``[location, title, text, game]`` of each document."""
+    parts: dict[str, list[list[str]]] | None = field(default_factory=dict)
+    """Per ``<page>-<part>``: ``[location, title, text, game]`` of each document; None when
+    made apart (``page_parts``)."""
 
 
 def base_key(word: str) -> str:
@@ -166,8 +167,7 @@ def build(
         if len(key) > len(base_key(key)) and parent in chunked.chunks:
             more = chunked.chunks[parent].setdefault("more", "")
             chunked.chunks[parent]["more"] = "".join(sorted(more + key[-1]))
-    if parts:
-        chunked.parts = page_parts(shown)
+    chunked.parts = page_parts(shown) if parts else None
     chunked.manifest = {
         "config": {
             **config,
@@ -359,13 +359,13 @@ def chunk_file(key: str) -> str:
     return "-".join(f"{ord(char):x}" for char in key) + ".json"
 
 
-def write(search_dir: Path, chunked: Chunked, index_file: str, *, parts: bool = True) -> None:
-    """Write the manifest as ``index_file`` and the chunks beside it, and with ``parts`` the
-    page parts (old ones gone; files that hold what they would be given are kept:
-    ``search_split.write_files``)."""
+def write(search_dir: Path, chunked: Chunked, index_file: str) -> None:
+    """Write the manifest as ``index_file`` and the chunks beside it, and the page parts when
+    the chunked index has them (old ones gone; files that hold what they would be given are
+    kept: ``search_split.write_files``)."""
     chunks = ((chunk_file(key), dump(words)) for key, words in chunked.chunks.items())
     write_files(search_dir / CHUNKS_DIR, chunks)
-    if parts:
+    if chunked.parts is not None:
         write_parts(search_dir, chunked.parts)
     (search_dir / index_file).write_bytes(dump(chunked.manifest))
 
@@ -379,7 +379,7 @@ def write_parts(search_dir: Path, parts: dict[str, list[list[str]]]) -> None:
 def files(chunked: Chunked) -> Iterable[str]:
     """Every file written, relative to ``search/`` (for checks)."""
     yield from (f"{CHUNKS_DIR}/{chunk_file(key)}" for key in chunked.chunks)
-    yield from (f"{PAGES_DIR}/{name}.json" for name in chunked.parts)
+    yield from (f"{PAGES_DIR}/{name}.json" for name in chunked.parts or {})
 
 
 def load_json(path: Path) -> Any:

@@ -30,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
@@ -39,6 +40,8 @@ from typing import Any
 from rulesite.engine.search_words import SearchWords
 from rulesite.pages import registry
 
+SEARCH_DIR = "search"
+"""A language site's search folder (Material's index, and what the split makes beside it)."""
 INDEX_FILE = "search_index.json"
 """Material's index, in the language site's ``search/`` folder; the chunked index's manifest
 replaces it (``search_chunks``)."""
@@ -382,38 +385,40 @@ def write_shards(search_dir: Path, shards: dict[str, dict[str, Any]]) -> None:
 
 
 def write_files(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:
-    """Make ``folder`` hold exactly ``files`` (name, bytes). A file that already holds its
-    bytes is kept: a dirty build's folder holds links to the last build's files
-    (``publish/incremental.py``), and after an edit to one game almost every chunk is what it
-    was (at 1,000 games, making the 18,000 files of a language's index anew took seconds, most
-    of a rebuild's split). Any other file is written as a new file, never into the existing
-    one (it may be shared with the last site); files not listed are removed."""
+    """Make ``folder`` hold exactly ``files`` (name, bytes), each through ``keep_or_write``: a
+    dirty build's folder holds links to the last build's files (``publish/incremental.py``),
+    and after an edit to one game almost every chunk is what it was (at 1,000 games, making the
+    18,000 files of a language's index anew took seconds, most of a rebuild's split). Files
+    not listed are removed."""
     folder.mkdir(parents=True, exist_ok=True)
     with os.scandir(folder) as entries:
         existing = {entry.name: entry for entry in entries}
     for name, data in files:
-        entry = existing.pop(name, None)
-        if entry is not None:
-            if _holds(entry, data):
-                continue
-            _remove(entry)
-        (folder / name).write_bytes(data)
+        if existing.pop(name, None) is None:
+            (folder / name).write_bytes(data)
+        else:
+            keep_or_write(folder / name, data)
     for entry in existing.values():
-        _remove(entry)
+        _remove(entry.path)
 
 
-def _holds(entry: os.DirEntry[str], data: bytes) -> bool:
-    """Whether the folder entry is a file (not a link) holding exactly ``data``."""
-    if not entry.is_file(follow_symlinks=False):
-        return False
-    if entry.stat(follow_symlinks=False).st_size != len(data):
-        return False
-    with open(entry.path, "rb") as file:
-        return file.read() == data
+def keep_or_write(path: Path, data: bytes) -> None:
+    """Give ``path`` the bytes ``data``: a file (not a link) that holds them is kept, with its
+    time; anything else there is removed and a new file written, never written into (a
+    build's files may be hard links shared with the last build's site)."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        path.write_bytes(data)
+        return
+    if stat.S_ISREG(info.st_mode) and info.st_size == len(data) and path.read_bytes() == data:
+        return
+    _remove(os.fspath(path))
+    path.write_bytes(data)
 
 
-def _remove(entry: os.DirEntry[str]) -> None:
-    if entry.is_dir(follow_symlinks=False):
-        shutil.rmtree(entry.path)
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
     else:
-        os.unlink(entry.path)
+        os.unlink(path)

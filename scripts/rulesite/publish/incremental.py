@@ -51,7 +51,7 @@ from rulesite.engine.projects import (
 )
 from rulesite.engine.search_chunks import CHUNKS_DIR, PAGES_DIR
 from rulesite.engine.search_pieces import PIECES
-from rulesite.engine.search_split import SHARDS_DIR
+from rulesite.engine.search_split import SEARCH_DIR, SHARDS_DIR
 from rulesite.model import Game, Language
 from rulesite.project import Project
 from rulesite.publish import site_folder as publish
@@ -324,8 +324,8 @@ def _link_unchanged(cache: BuildCache, plan: Plan, update: Update, folder: Path)
             made.add(target.parent)
         link_file(kept, target)
     for name in SPLIT_FOLDERS:  # kept where the split makes the same file again
-        if (old / "search" / name).is_dir():
-            link_tree(old / "search" / name, folder / "search" / name)
+        if (old / SEARCH_DIR / name).is_dir():
+            link_tree(old / SEARCH_DIR / name, folder / SEARCH_DIR / name)
     if (old / PIECES).is_file():
         (old / PIECES).rename(folder / PIECES)
     if (old / LISTS).is_file():

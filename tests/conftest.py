@@ -26,6 +26,7 @@ from tests.helpers import (
     make_project,
     real_games,
     recording,
+    remembering_origins,
     serve_site,
     shared_temp,
 )
@@ -137,32 +138,36 @@ def page(browser) -> Iterator[object]:
 
 
 @contextlib.contextmanager
-def _module_view(
+def _worker_view(
     browser, viewport: dict[str, int], watch: Callable[[object], object], **options: object
 ) -> Iterator[object]:
-    """A page in a context of its own, ``watch``-ed, that a module's tests share (each through
+    """A page in a context of its own, ``watch``-ed, that a worker's tests share (each through
     ``helpers.forgetting``, which restores ``viewport``); ``options`` go to the context."""
     context = browser.new_context(viewport=viewport, **options)
     try:
-        shared = watch(context.new_page())
+        shared = remembering_origins(watch(context.new_page()))
         shared.home_viewport = viewport
         yield shared
     finally:
         context.close()
 
 
-@pytest.fixture(scope="module")
-def _module_page(browser) -> Iterator[object]:
-    with _module_view(browser, DESKTOP, recording) as shared:
+# Session-scoped: a worker keeps its shared pages from one test file to the next (a module
+# scope made them again each time a worker went on to a test of another file, which with the
+# split files (SPLIT below) was often: a new profile and every file fetched again, about a
+# second of CPU each time).
+@pytest.fixture(scope="session")
+def _worker_page(browser) -> Iterator[object]:
+    with _worker_view(browser, DESKTOP, recording) as shared:
         yield shared
 
 
 @pytest.fixture
-def shared_page(_module_page) -> object:
-    """The test module's one desktop page (as ``page``; storage and problems cleared for each
+def shared_page(_worker_page) -> object:
+    """The worker's one desktop page (as ``page``; storage and problems cleared for each
     test: ``helpers.forgetting``). A test that adds its own event handlers (a dialog answered
     once) or needs other context options takes ``page`` or a context of its own."""
-    return forgetting(_module_page)
+    return forgetting(_worker_page)
 
 
 def _watched(page) -> object:
@@ -183,19 +188,19 @@ def phone(browser) -> Iterator[object]:
     context.close()
 
 
-@pytest.fixture(scope="module")
-def _module_phone(browser) -> Iterator[object]:
-    with _module_view(browser, PHONE, _watched, accept_downloads=True) as shared:
+@pytest.fixture(scope="session")
+def _worker_phone(browser) -> Iterator[object]:
+    with _worker_view(browser, PHONE, _watched, accept_downloads=True) as shared:
         yield shared
 
 
 @pytest.fixture
-def shared_phone(_module_phone) -> object:
-    """The test module's one 360 × 740 page (as ``phone``; storage, problems and what it
+def shared_phone(_worker_phone) -> object:
+    """The worker's one 360 × 740 page (as ``phone``; storage, problems and what it
     emulated cleared for each test: ``helpers.forgetting``). A test that answers a dialog
     itself or needs other context options (touch, permissions) takes ``phone`` or a context of
     its own."""
-    return forgetting(_module_phone)
+    return forgetting(_worker_phone)
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ import pytest
 from rulesite.catalog import load_catalog
 from rulesite.pages import registry
 from rulesite.project import Project
-from tests.helpers import REAL
+from tests.helpers import REAL, forgetting
 from tests.site_checks import LANGS, page_paths
 
 pytestmark = pytest.mark.browser
@@ -117,19 +117,6 @@ def chosen(page, site_url: str, kind: str, lang: str) -> list[str]:
     return _CHOSEN[kind, lang]
 
 
-@pytest.fixture(scope="module", params=SCHEMES)
-def scheme_page(browser, request) -> object:
-    """One page for the module in a colour scheme (a context per scheme: Material keeps the
-    palette it last showed in the browser's storage)."""
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, color_scheme=request.param
-    )
-    page = context.new_page()
-    page.scheme = request.param
-    yield page
-    context.close()
-
-
 def test_covering_keeps_every_element_and_prefers_the_fullest_page() -> None:
     markup = {"a/": {"p", "h1"}, "b/": {"p", "h1", "table"}, "c/": {"img"}, "d/": {"p"}}
     assert covering(markup) == ["b/", "c/"]
@@ -138,14 +125,21 @@ def test_covering_keeps_every_element_and_prefers_the_fullest_page() -> None:
 
 @pytest.mark.parametrize("lang", LANGS.values())
 @pytest.mark.parametrize("kind", KINDS)
-def test_no_serious_violations(scheme_page, site_url, axe_script, kind: str, lang: str) -> None:
-    page = scheme_page
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_serious_violations(
+    shared_page, site_url, axe_script, scheme: str, kind: str, lang: str
+) -> None:
+    # The worker's page, its storage cleared (helpers.forgetting): Material keeps the palette
+    # it last showed there, and shows the one the system asks for when nothing is kept.
+    page = shared_page
     paths = chosen(page, site_url, kind, lang)
+    forgetting(page)  # the palette kept while choosing
+    page.emulate_media(color_scheme=scheme)
     found = {}
     for path in paths:
         open_page(page, site_url + lang + path, kind)
-        assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[page.scheme]
-        rules = COLOUR_RULES if page.scheme == "dark" else None
+        assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
+        rules = COLOUR_RULES if scheme == "dark" else None
         found[path] = serious_violations(page, axe_script, rules)
     assert found == {path: [] for path in paths}
 

@@ -27,7 +27,7 @@ RENAMED = [
 
 @pytest.fixture
 def page(shared_page):
-    """Every test here takes the module's one desktop page, storage cleared for each test
+    """Every test here takes the worker's one desktop page, storage cleared for each test
     (tests/conftest.py), instead of a new context's."""
     return shared_page
 

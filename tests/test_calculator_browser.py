@@ -30,7 +30,7 @@ RANKED_SHARE_URL = f'document.querySelector("{RANKED_CALC}").rsCalculator.shareU
 
 @pytest.fixture
 def phone(shared_phone):
-    """The module's one phone page, storage cleared for each test (tests/conftest.py)."""
+    """The worker's one phone page, storage cleared for each test (tests/conftest.py)."""
     return shared_phone
 
 

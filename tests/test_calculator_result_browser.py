@@ -46,7 +46,7 @@ def say(key: str, lang: str, **values: object) -> str:
 
 @pytest.fixture
 def phone(shared_phone):
-    """The module's one phone page, storage cleared for each test (tests/conftest.py);
+    """The worker's one phone page, storage cleared for each test (tests/conftest.py);
     dialogs accepted (loading over a sheet asks first)."""
     return accepting_dialogs(shared_phone)
 
@@ -342,13 +342,14 @@ def test_panel_stays_in_view_and_clear_of_the_field(phone, site_url, lang: str) 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.slug)
 def test_filled_sheets_have_no_axe_violations(
-    browser, site_url, axe_script, lang: str, scheme: str, game
+    phone, site_url, axe_script, lang: str, scheme: str, game
 ) -> None:
     """Every calculator of the page filled (its largest worked example): panels, pictures, ties."""
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    page = context.new_page()
-    page.on("dialog", lambda d: d.accept())
+    page = phone  # its storage cleared: the palette shown is the one the system asks for
+    page.emulate_media(color_scheme=scheme)
     page.goto(site_url + LANGS[lang] + PAGES[game.scoring[0].id])
+    palette = {"light": "default", "dark": "slate"}[scheme]
+    assert page.locator("body").get_attribute("data-md-color-scheme") == palette
     for calc in game.scoring:
         example = max(calc.examples, key=lambda e: len(e.players))
         load(page, calc.id, example.players, example.settings)
@@ -362,4 +363,3 @@ def test_filled_sheets_have_no_axe_violations(
         "async views => (await axe.run({include: views.map(v => [v])})).violations", views
     )
     assert [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in violations] == []
-    context.close()

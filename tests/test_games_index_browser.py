@@ -28,7 +28,7 @@ GAMES = CATALOG.games
 
 @pytest.fixture
 def phone(shared_phone):
-    """The module's one phone page, storage cleared for each test (tests/conftest.py)."""
+    """The worker's one phone page, storage cleared for each test (tests/conftest.py)."""
     return shared_phone
 
 

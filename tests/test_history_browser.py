@@ -68,7 +68,7 @@ def expected_row(calc_id: str, lang: str) -> tuple[str, str]:
 
 @pytest.fixture
 def phone(shared_phone):
-    """The module's one phone page (downloads on), storage cleared for each test
+    """The worker's one phone page (downloads on), storage cleared for each test
     (tests/conftest.py); dialogs (confirm) accepted and recorded; no script or console error."""
     yield accepting_dialogs(shared_phone)
     assert shared_phone.problems == []

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def page(shared_page):
-    """Every test here takes the module's one desktop page, storage cleared for each test
+    """Every test here takes the worker's one desktop page, storage cleared for each test
     (tests/conftest.py), instead of a new context's."""
     return shared_page
 

@@ -30,7 +30,7 @@ the setup tables of their own and the glossary)."""
 @pytest.fixture
 def phone(shared_phone):
     """Every check here only loads and reads pages (a filter is reset, a sort is a click): the
-    module's one phone page (tests/conftest.py)."""
+    worker's one phone page (tests/conftest.py)."""
     return shared_phone
 
 

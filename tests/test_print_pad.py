@@ -158,7 +158,7 @@ def addressed_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def phone(shared_phone):
-    """The module's one phone page, storage and print media cleared for each test
+    """The worker's one phone page, storage and print media cleared for each test
     (tests/conftest.py); no script error may happen on it."""
     yield shared_phone
     assert shared_phone.problems == []

@@ -131,26 +131,22 @@ def label(key: str, lang: str, **values: str) -> str:
 @pytest.mark.parametrize("lang", sorted(LANGS))
 @pytest.mark.parametrize("slug, path", print_pages())
 def test_print_carries_address_check_date_and_build_date(
-    browser, site_url, slug: str, path: str, lang: str
+    shared_phone, site_url, slug: str, path: str, lang: str
 ) -> None:
-    context = browser.new_context(viewport=PHONE)
-    try:
-        page = context.new_page()
-        page.goto(site_url + LANGS[lang] + path)
-        footer = page.locator(".rs-print-footer")
-        assert footer.count() == 1 and not footer.is_visible()  # on paper only
-        page.emulate_media(media="print")
-        assert footer.is_visible()
-        address = site_url + LANGS[lang] + path
-        game = next(g for g in CATALOG.games if g.slug == slug)
-        expected = [
-            label("print_address", lang, url=address),
-            label("card_verified", lang, date=game.card.verified.isoformat()),
-            label("print_built", lang, date=BUILD_DAY),
-        ]
-        assert footer.locator("p").all_inner_texts() == expected
-    finally:
-        context.close()
+    page = shared_phone  # the print emulation is undone for the next test (forgetting)
+    page.goto(site_url + LANGS[lang] + path)
+    footer = page.locator(".rs-print-footer")
+    assert footer.count() == 1 and not footer.is_visible()  # on paper only
+    page.emulate_media(media="print")
+    assert footer.is_visible()
+    address = site_url + LANGS[lang] + path
+    game = next(g for g in CATALOG.games if g.slug == slug)
+    expected = [
+        label("print_address", lang, url=address),
+        label("card_verified", lang, date=game.card.verified.isoformat()),
+        label("print_built", lang, date=BUILD_DAY),
+    ]
+    assert footer.locator("p").all_inner_texts() == expected
 
 
 @pytest.mark.parametrize("lang", sorted(LANGS))
@@ -197,10 +193,9 @@ _SCROLLERS = """() => [...document.querySelectorAll("article *")].filter(n => {
 
 @pytest.mark.parametrize("path, tables", SETUP_PAGES)
 def test_a_setup_table_wider_than_a_phone_scrolls_in_a_named_focusable_box(
-    browser, site_url, axe_script, path: str, tables: int
+    shared_phone, site_url, axe_script, path: str, tables: int
 ) -> None:
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+    page = shared_phone
     page.goto(site_url + path)
     boxes = page.locator("article .rs-setup")
     assert boxes.count() == tables
@@ -218,4 +213,3 @@ def test_a_setup_table_wider_than_a_phone_scrolls_in_a_named_focusable_box(
         "['scrollable-region-focusable']}})).violations"
     )
     assert [[n["target"] for n in v["nodes"]] for v in found] == []
-    context.close()

@@ -242,6 +242,8 @@ def test_site_pages_after_one_visit_and_save_all(context, server: Server, lang: 
         text.startswith(label("offline_saving", lang).split("{")[0])
         for text in page.evaluate("window.rsStatus")
     )
+    # The rows are marked once the worker's caches are read again, after the status says so.
+    page.locator("#rs-games tr[data-rs-offline='saved']").nth(1).wait_for(state="attached")
     rows = page.locator("#rs-games tr[data-rs-offline='saved']")
     assert rows.count() == 2 and page.locator("#rs-games .rs-offline__badge").count() == 2
     go_offline(context, server)

@@ -426,6 +426,43 @@ def test_snapshot_leaves_out_a_file_deleted_during_the_scan(
     assert list(snapshot(tmp_path)) == ["kept.html"]
 
 
+def test_the_scratch_folder_goes_even_while_a_stopped_rebuild_still_writes_into_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A rebuild cut short by Ctrl-C writes on for a moment: the first two removals find the
+    # folder filled again, as rmtree's "Directory not empty" race leaves it.
+    really_remove = files.shutil.rmtree
+    calls = []
+
+    def remove_while_a_writer_writes(folder: Path, ignore_errors: bool = False) -> None:
+        calls.append(folder)
+        really_remove(folder, ignore_errors=ignore_errors)
+        if len(calls) < 3:
+            (folder / "languages").mkdir(parents=True)
+            (folder / "languages" / "late.html").write_text("late", "utf-8")
+
+    monkeypatch.setattr(files.shutil, "rmtree", remove_while_a_writer_writes)
+    monkeypatch.setattr(files, "REMOVE_PAUSE", 0)
+    with pytest.raises(KeyboardInterrupt), files.scratch_folder("rulesite-test-") as folder:
+        (folder / "site").mkdir()
+        raise KeyboardInterrupt  # what the preview's Ctrl-C brings, unchanged
+    assert len(calls) == 3 and not folder.exists()
+    assert capsys.readouterr().err == ""
+
+
+def test_a_scratch_folder_that_cannot_go_is_named_and_changes_no_exit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(files.shutil, "rmtree", lambda folder, ignore_errors=False: None)
+    monkeypatch.setattr(files, "REMOVE_PAUSE", 0)
+    with files.scratch_folder("rulesite-test-") as folder:
+        pass
+    assert capsys.readouterr().err == (
+        f"rulesite: could not remove the preview's scratch folder {folder}\n"
+    )
+    folder.rmdir()
+
+
 def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text("utf-8")
     assert old in text

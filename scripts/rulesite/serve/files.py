@@ -2,12 +2,47 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Collection
+import sys
+import tempfile
+import time
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from rulesite.engine.search_pieces import PIECES
+
+REMOVE_TRIES = 20
+"""How often the scratch folder's removal is tried before it is left with a note."""
+REMOVE_PAUSE = 0.1
+"""Seconds between two tries."""
+
+
+@contextlib.contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A new temporary folder, removed when the block ends, whatever happened in it.
+
+    The preview stops without waiting for a rebuild it is in the middle of (Ctrl-C answers at
+    once), so the rebuild's thread and processes may still be writing into the folder while it
+    goes: one ``rmtree`` can then meet a folder that filled again ("Directory not empty"), which
+    ``tempfile.TemporaryDirectory`` would raise over the interruption. Removal is tried again
+    until the writers have given up; a folder still there after that is named on standard error.
+    """
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder
+    finally:
+        for _ in range(REMOVE_TRIES):
+            shutil.rmtree(folder, ignore_errors=True)
+            if not folder.exists():
+                break
+            time.sleep(REMOVE_PAUSE)
+        else:
+            print(
+                f"rulesite: could not remove the preview's scratch folder {folder}", file=sys.stderr
+            )
+
 
 Snapshot = dict[str, tuple[int, int, int]]
 """Modification time (ns), size and inode of every file under a folder, by relative path."""

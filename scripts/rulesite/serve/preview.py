@@ -45,7 +45,6 @@ from __future__ import annotations
 import hashlib
 import signal
 import sys
-import tempfile
 import time
 from multiprocessing.synchronize import Event
 from pathlib import Path
@@ -72,24 +71,20 @@ from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import load_shared_tables
-from rulesite.publish.plan import (
-    Plan,
-    in_docs,
-    is_game_page,
-    page_output,
-    plan_language,
-    settings,
-)
+from rulesite.publish.plan import Plan, in_docs, is_game_page, page_output, plan_language, settings
 from rulesite.publish.preview_build import PreviewBuild, build_previews
 from rulesite.publish.progress import Progress
-from rulesite.render.cache import (
-    ContentCache,
-    render_game_pages,
-    render_site_pages,
-)
+from rulesite.render.cache import ContentCache, render_game_pages, render_site_pages
 from rulesite.render.parallel import render_missing_in_parallel
 from rulesite.serve.console import logged_to_console, say
-from rulesite.serve.files import Snapshot, copy_file, publish_build, remove_file, snapshot
+from rulesite.serve.files import (
+    Snapshot,
+    copy_file,
+    publish_build,
+    remove_file,
+    scratch_folder,
+    snapshot,
+)
 from rulesite.serve.first_build import build_whole, compile_templates
 from rulesite.serve.overlay import Problems
 from rulesite.serve.server import Versions, open_server
@@ -114,10 +109,10 @@ def serve(project: Project, dev_addr: str) -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     stopping = forked.context().Event()  # seen by the builds' processes too
     with (
-        tempfile.TemporaryDirectory(prefix="rulesite-preview-") as scratch,
+        scratch_folder("rulesite-preview-") as scratch,
         logged_to_console(stopping),
     ):
-        preview = Preview(project, Path(scratch), stopping)
+        preview = Preview(project, scratch, stopping)
         versions = Versions()
         preview.on_published = versions.bump  # the changed games' pages reload first
         # The address first: a mistake in it is told at once, not after a whole build.

@@ -108,6 +108,8 @@ _CHOSEN: dict[tuple[str, str], list[str]] = {}
 
 def chosen(page, site_url: str, kind: str, lang: str) -> list[str]:
     """The pages of ``kind`` in ``lang`` that axe checks (loading each of them in ``page``)."""
+    if (kind, lang) not in _CHOSEN and len(KINDS[kind]) == 1:
+        _CHOSEN[kind, lang] = KINDS[kind]  # a kind of one page: nothing to choose between
     if (kind, lang) not in _CHOSEN:
         markup = {}
         for path in KINDS[kind]:

@@ -492,15 +492,20 @@ def saved_sheet(page) -> dict | None:
     return None if text is None else json.loads(text)
 
 
+_FRIENDS_LINKS: dict[str, str] = {}
+"""The friend's link for each site address, made once in a worker (a link is only text)."""
+
+
 def share_link_of_an_example(browser, site_url: str) -> str:
     """A friend's share link: the first Nations example, made on another device."""
-    other = browser.new_context()
-    friend = other.new_page()
-    friend.goto(site_url + "en/" + RANKED_PAGE)
-    friend.locator(RANKED_EXAMPLES).first.click()
-    link = friend.evaluate(RANKED_SHARE_URL)
-    other.close()
-    return link
+    if site_url not in _FRIENDS_LINKS:
+        other = browser.new_context()
+        friend = other.new_page()
+        friend.goto(site_url + "en/" + RANKED_PAGE)
+        friend.locator(RANKED_EXAMPLES).first.click()
+        _FRIENDS_LINKS[site_url] = friend.evaluate(RANKED_SHARE_URL)
+        other.close()
+    return _FRIENDS_LINKS[site_url]
 
 
 def test_share_link_opens_beside_the_saved_sheet(browser, shared_page, site_url) -> None:

@@ -45,7 +45,8 @@ $(AXE): tests/a11y/package-lock.json
 # test mostly waits (on Chromium's timers, page loads, the server), so more workers keep the cores
 # busy (last session, 2 → 3 workers: 16 min 47 s → 13 min 34 s; this session, four browser files
 # alone under other engineers' load: 260 s with 2 workers at load 5, 269 s with 4 at load 20;
-# TEST_WORKERS=3 to compare again).
+# TEST_WORKERS=3 to compare again; 2026-12-04, nothing else running: 3 workers 520.8 s against
+# 506.5 s with 4).
 # PYTHONDONTWRITEBYTECODE emptied: on a machine that sets it (this one does), every worker and
 # every Python the tests start would compile the project's modules again, and pytest would
 # rewrite every test file's asserts again in each worker (collection: 6.5 -> 4.0 CPU s a

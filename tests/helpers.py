@@ -60,6 +60,9 @@ class WorkersBlocked:
         return getattr(self._browser, name)
 
 
+SCHEMES = {"light": "default", "dark": "slate"}
+"""The colour scheme the system asks for (``emulate_media``), and the one Material's palette
+then shows (``body[data-md-color-scheme]``) when the reader has chosen none."""
 DESKTOP = {"width": 1280, "height": 900}
 """The desktop window of the ``page`` fixtures."""
 PHONE = {"width": 360, "height": 740}

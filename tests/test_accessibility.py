@@ -23,7 +23,7 @@ import pytest
 from rulesite.catalog import load_catalog
 from rulesite.pages import registry
 from rulesite.project import Project
-from tests.helpers import REAL, forgetting
+from tests.helpers import REAL, SCHEMES, forgetting
 from tests.site_checks import LANGS, page_paths
 
 pytestmark = pytest.mark.browser
@@ -35,9 +35,6 @@ KINDS: dict[str, list[str]] = {}
 """Those pages by kind (the page registry's names), in the order ``page_paths`` gives."""
 for _path in PAGES:
     KINDS.setdefault(registry.kind_of_url(_path)[0].name, []).append(_path)
-
-# The scheme the system asks for, and the one Material's palette must then show.
-SCHEMES = {"light": "default", "dark": "slate"}
 
 TRY = ".rs-calc__try"
 """A calculator's worked example: a score page is checked filled in, not only empty."""

@@ -19,7 +19,7 @@ from rulesite.scoring.command import score_input
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import input_values, setting_flags
 from rulesite.scoring.expr import evaluate
-from tests.helpers import PHONE, REAL, REPO, accepting_dialogs
+from tests.helpers import PHONE, REAL, REPO, SCHEMES, accepting_dialogs
 from tests.site_checks import REAL_SITE, label
 
 pytestmark = pytest.mark.browser
@@ -338,7 +338,7 @@ def test_panel_stays_in_view_and_clear_of_the_field(phone, site_url, lang: str) 
 # ---- Accessibility of the new views -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.slug)
 def test_filled_sheets_have_no_axe_violations(
@@ -348,8 +348,7 @@ def test_filled_sheets_have_no_axe_violations(
     page = phone  # its storage cleared: the palette shown is the one the system asks for
     page.emulate_media(color_scheme=scheme)
     page.goto(site_url + LANGS[lang] + PAGES[game.scoring[0].id])
-    palette = {"light": "default", "dark": "slate"}[scheme]
-    assert page.locator("body").get_attribute("data-md-color-scheme") == palette
+    assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
     for calc in game.scoring:
         example = max(calc.examples, key=lambda e: len(e.players))
         load(page, calc.id, example.players, example.settings)

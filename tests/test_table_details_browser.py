@@ -11,13 +11,11 @@ import pytest
 
 from rulesite.engine import build_date
 from rulesite.engine.projects import source_date_epoch
-from tests.helpers import PHONE, forgetting
+from tests.helpers import PHONE, SCHEMES, forgetting
 from tests.site_checks import LANGS, REAL_SITE, page_kinds
 from tests.test_site import CATALOG
 
 pytestmark = pytest.mark.browser
-
-SCHEMES = {"light": "default", "dark": "slate"}
 
 
 @pytest.fixture(scope="module", params=["pointer", "touch"])

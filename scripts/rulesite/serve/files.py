@@ -1,4 +1,5 @@
-"""Files the preview watches and copies: snapshots of a folder, copies in one rename."""
+"""Files the preview watches and copies: snapshots of a folder, copies in one rename, and the
+scratch folder the preview builds in."""
 
 from __future__ import annotations
 

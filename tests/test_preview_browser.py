@@ -84,10 +84,16 @@ def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pat
             process.wait(timeout=30)
 
 
-def _replace(path: Path, old: str, new: str) -> None:
+def _replace(path: Path, *pairs: tuple[str, str]) -> None:
+    """One save of ``path`` with each ``(old, new)`` of ``pairs`` replaced.
+
+    Written as a plain editor writes (the file emptied, then filled): the preview may see the
+    file half-saved and show that first, so a test waits for the settled message, not the first."""
     text = path.read_text("utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), "utf-8")
+    for old, new in pairs:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path.write_text(text, "utf-8")
 
 
 def _asked(page, expression: str, timeout: float = 30) -> object:
@@ -143,10 +149,19 @@ def test_a_broken_save_shows_every_message_over_the_last_good_page_until_fixed(
         page.goto(f"{base}/en/games/mini-game/")
         assert page.locator(f"#{OVERLAY_ID}").count() == 0
         # Two mistakes in one save: both are listed, as `rulesite validate` lists them.
-        _replace(game, "bgg_rank: 9999", "bgg_rank: many")
-        _replace(game, "mechanics: [hand-management,", "mechanics: [hand-managment,")
+        _replace(
+            game,
+            ("bgg_rank: 9999", "bgg_rank: many"),
+            ("mechanics: [hand-management,", "mechanics: [hand-managment,"),
+        )
         overlay = page.locator(f"#{OVERLAY_ID}")
         overlay.wait_for(state="visible", timeout=60_000)  # the page reloads by itself
+        # The first overlay may be of the half-written file; the next rebuild replaces it.
+        _wait_until(
+            page,
+            "(document.getElementById('rulesite-errors') || {innerText: ''})"
+            ".innerText.includes('2 problems')",
+        )
         text = overlay.inner_text()
         assert (
             "data/games/mini-game.yaml:10: card.bgg_rank: expected a whole number, got text 'many'"
@@ -164,7 +179,7 @@ def test_a_broken_save_shows_every_message_over_the_last_good_page_until_fixed(
         assert "card.bgg_rank: expected a whole number, got text 'many'" in log.read_text("utf-8")
 
         # Broken YAML is shown the same way.
-        _replace(game, "bgg_rank: many", "bgg_rank: [9999")
+        _replace(game, ("bgg_rank: many", "bgg_rank: [9999"))
         _wait_until(
             page,
             "(document.getElementById('rulesite-errors') || {innerText: ''})"
@@ -173,8 +188,11 @@ def test_a_broken_save_shows_every_message_over_the_last_good_page_until_fixed(
         _shot(page, tmp_path, "preview-overlay-yaml.png")
 
         # The fix takes it away, and the fixed page shows.
-        _replace(game, "bgg_rank: [9999", "bgg_rank: 4321")
-        _replace(game, "mechanics: [hand-managment,", "mechanics: [hand-management,")
+        _replace(
+            game,
+            ("bgg_rank: [9999", "bgg_rank: 4321"),
+            ("mechanics: [hand-managment,", "mechanics: [hand-management,"),
+        )
         _wait_until(
             page,
             "!document.getElementById('rulesite-errors') && "

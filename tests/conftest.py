@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesite.catalog import load_catalog
 from rulesite.project import Project
 from rulesite.publish.build import build
 from tests.helpers import (
@@ -18,6 +19,7 @@ from tests.helpers import (
     CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
+    REAL,
     SITE_URL,
     WorkersBlocked,
     built_once,
@@ -30,6 +32,8 @@ from tests.helpers import (
     serve_site,
     shared_temp,
 )
+from tests.page_survey import PageFacts, surveyed
+from tests.site_checks import LANGS, page_paths
 
 INSTALL_HINT = (
     "install Debian's browser and CJK fonts: sudo apt-get install chromium fonts-noto-cjk"
@@ -111,6 +115,15 @@ def site_url(site_dir: Path) -> Iterator[str]:
     """The built site served over HTTP under a sub-path, as a publisher might host it."""
     with serve_site(site_dir) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def page_survey(browser, site_url: str, tmp_path_factory) -> dict[str, PageFacts]:
+    """What every page of the real site showed on a phone, each loaded once in the run
+    (tests/page_survey.py), by path from the site's root (``en/games/<slug>/faq/``)."""
+    games = load_catalog(Project(REAL)).games
+    paths = [prefix + path for prefix in LANGS.values() for path in page_paths(games)]
+    return surveyed(shared_temp(tmp_path_factory), browser, site_url, paths)
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,9 @@ the structure rules would check the same markup twice at a second of axe a page.
 
 axe runs on one page per kind and language, not on every page (axe costs about a second a
 page, and pages of one kind come from one template). Which pages stand for a kind is chosen
-from the built site: every page of the kind is loaded once and its rendered markup summarised
-(each element's tag, classes, role, type and aria attributes, after its scripts ran); axe then
+from the built site: every page of the kind was loaded once in the run's page survey
+(tests/page_survey.py) and its rendered markup summarised there (each element's tag, classes,
+role, type and aria attributes, after its scripts ran, on a phone); axe then
 runs on as few pages as together show every such element. A game or topic whose data brings
 markup no other page of its kind has (a table, a picture, a kind of calculator line) is
 therefore checked too, and a new kind in the page registry is a new test here.
@@ -23,7 +24,8 @@ import pytest
 from rulesite.catalog import load_catalog
 from rulesite.pages import registry
 from rulesite.project import Project
-from tests.helpers import REAL, SCHEMES, forgetting
+from tests.helpers import REAL, SCHEMES
+from tests.page_survey import TRY, PageFacts
 from tests.site_checks import LANGS, page_paths
 
 pytestmark = pytest.mark.browser
@@ -35,19 +37,6 @@ KINDS: dict[str, list[str]] = {}
 """Those pages by kind (the page registry's names), in the order ``page_paths`` gives."""
 for _path in PAGES:
     KINDS.setdefault(registry.kind_of_url(_path)[0].name, []).append(_path)
-
-TRY = ".rs-calc__try"
-"""A calculator's worked example: a score page is checked filled in, not only empty."""
-
-MARKUP = """() => [...new Set([...document.body.querySelectorAll('*')].map(e => [
-    e.localName,
-    [...e.classList].sort().join('.'),
-    e.getAttribute('role') || '',
-    e.getAttribute('type') || '',
-    [...e.attributes].map(a => a.name).filter(n => n.startsWith('aria-')).sort().join(','),
-].join('|')))]"""
-"""What kinds of element a page shows once its scripts ran (as the summary axe's choice uses)."""
-
 
 SETTLED = """() => document.getAnimations().every(a => a.playState !== 'running'
     || a.effect.getComputedTiming().iterations === Infinity)"""
@@ -103,15 +92,11 @@ _CHOSEN: dict[tuple[str, str], list[str]] = {}
 """The pages axe checks, by kind and language: chosen once, for both schemes."""
 
 
-def chosen(page, site_url: str, kind: str, lang: str) -> list[str]:
-    """The pages of ``kind`` in ``lang`` that axe checks (loading each of them in ``page``)."""
-    if (kind, lang) not in _CHOSEN and len(KINDS[kind]) == 1:
-        _CHOSEN[kind, lang] = KINDS[kind]  # a kind of one page: nothing to choose between
+def chosen(page_survey: dict[str, PageFacts], kind: str, lang: str) -> list[str]:
+    """The pages of ``kind`` in ``lang`` that axe checks, chosen from what each page showed
+    when the run's survey loaded it (tests/page_survey.py)."""
     if (kind, lang) not in _CHOSEN:
-        markup = {}
-        for path in KINDS[kind]:
-            open_page(page, site_url + lang + path, kind)
-            markup[path] = set(page.evaluate(MARKUP))
+        markup = {path: set(page_survey[lang + path].markup) for path in KINDS[kind]}
         _CHOSEN[kind, lang] = covering(markup)
     return _CHOSEN[kind, lang]
 
@@ -126,13 +111,12 @@ def test_covering_keeps_every_element_and_prefers_the_fullest_page() -> None:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_no_serious_violations(
-    shared_page, site_url, axe_script, scheme: str, kind: str, lang: str
+    shared_page, site_url, axe_script, page_survey, scheme: str, kind: str, lang: str
 ) -> None:
     # The worker's page, its storage cleared (helpers.forgetting): Material keeps the palette
     # it last showed there, and shows the one the system asks for when nothing is kept.
     page = shared_page
-    paths = chosen(page, site_url, kind, lang)
-    forgetting(page)  # the palette kept while choosing
+    paths = chosen(page_survey, kind, lang)
     page.emulate_media(color_scheme=scheme)
     found = {}
     for path in paths:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rulesite.engine.search_split import game_of
-from tests.helpers import DESKTOP, PHONE, recording
-from tests.site_checks import LANGS, page_paths
+from tests.helpers import PHONE
+from tests.site_checks import LANGS
 from tests.test_site import CATALOG, GAMES
 
 pytestmark = pytest.mark.browser
@@ -173,22 +173,8 @@ def test_overview_fits_a_360px_phone(sharp_phone, site_url, slug, lang) -> None:
     assert sharp_phone.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-TABS = 8
-"""Pages loaded at once by the test below: each waits for half a second without requests
-(networkidle), and those waits overlap instead of adding up."""
-
-
-def test_no_console_errors_or_failed_requests_on_any_page(browser, site_url) -> None:
-    paths = page_paths(CATALOG.games)
-    urls = [site_url + lang_prefix + path for lang_prefix in LANGS.values() for path in paths]
-    context = browser.new_context(viewport=DESKTOP)
-    tabs = [recording(context.new_page()) for _ in range(TABS)]
-    for start in range(0, len(urls), TABS):
-        batch = list(zip(tabs, urls[start : start + TABS], strict=False))
-        for tab, url in batch:
-            tab.goto(url, wait_until="commit")
-        for tab, _ in batch:
-            tab.wait_for_load_state("networkidle")
-    problems = [problem for tab in tabs for problem in tab.problems]
-    context.close()
-    assert problems == []
+def test_no_console_errors_or_failed_requests_on_any_page(page_survey) -> None:
+    # Every page of every language, loaded once in the run (tests/page_survey.py); a score page
+    # with a worked example filled in too.
+    problems = {path: page.problems for path, page in page_survey.items() if page.problems}
+    assert page_survey and problems == {}

@@ -81,12 +81,15 @@ LINK_STYLE = """link => {
 
 
 FAQ_PAGES = [f"games/{game.slug}/faq/" for game in CATALOG.games if game.faq]
+FAQ_PAGE = f"games/{max(CATALOG.games, key=lambda game: len(game.faq)).slug}/faq/"
+"""The FAQ page with the most rulings: the ¶ links are one style on every page (each page's are
+measured as tap targets and kept beside their headings in test_onetap_browser.py)."""
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", sorted(LANGS))
-@pytest.mark.parametrize("path", FAQ_PAGES)
-def test_the_share_link_reads_and_taps(phone, site_url, path: str, lang: str, scheme: str) -> None:
+def test_the_share_link_reads_and_taps(phone, site_url, lang: str, scheme: str) -> None:
+    path = FAQ_PAGE
     phone.emulate_media(color_scheme=scheme)
     phone.goto(site_url + LANGS[lang] + path)
     assert phone.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]

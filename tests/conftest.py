@@ -32,7 +32,7 @@ from tests.helpers import (
     serve_site,
     shared_temp,
 )
-from tests.page_survey import PageFacts, surveyed
+from tests.page_survey import Survey
 from tests.site_checks import LANGS, page_paths
 
 INSTALL_HINT = (
@@ -118,12 +118,13 @@ def site_url(site_dir: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def page_survey(browser, site_url: str, tmp_path_factory) -> dict[str, PageFacts]:
+def page_survey(browser, site_url: str, tmp_path_factory) -> Iterator[Survey]:
     """What every page of the real site showed on a phone, each loaded once in the run
     (tests/page_survey.py), by path from the site's root (``en/games/<slug>/faq/``)."""
-    games = load_catalog(Project(REAL)).games
-    paths = [prefix + path for prefix in LANGS.values() for path in page_paths(games)]
-    return surveyed(shared_temp(tmp_path_factory), browser, site_url, paths)
+    pages = page_paths(load_catalog(Project(REAL)).games)
+    survey = Survey(shared_temp(tmp_path_factory), browser, site_url, list(LANGS.values()), pages)
+    yield survey
+    survey.close()
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ from rulesite.catalog import load_catalog
 from rulesite.pages import registry
 from rulesite.project import Project
 from tests.helpers import REAL, SCHEMES
-from tests.page_survey import TRY, PageFacts
+from tests.page_survey import TRY, Survey
 from tests.site_checks import LANGS, page_paths
 
 pytestmark = pytest.mark.browser
@@ -92,7 +92,7 @@ _CHOSEN: dict[tuple[str, str], list[str]] = {}
 """The pages axe checks, by kind and language: chosen once, for both schemes."""
 
 
-def chosen(page_survey: dict[str, PageFacts], kind: str, lang: str) -> list[str]:
+def chosen(page_survey: Survey, kind: str, lang: str) -> list[str]:
     """The pages of ``kind`` in ``lang`` that axe checks, chosen from what each page showed
     when the run's survey loaded it (tests/page_survey.py)."""
     if (kind, lang) not in _CHOSEN:

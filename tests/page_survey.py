@@ -74,7 +74,9 @@ class Survey:
     (``en/games/<slug>/faq/``), surveyed a piece (a page kind in a language) at a time, each
     piece once for every process of the run (``built_once`` under the run's shared folder)."""
 
-    def __init__(self, shared: Path, browser, base_url: str, prefixes: list[str], pages: list[str]):
+    def __init__(
+        self, shared: Path, browser, base_url: str, prefixes: list[str], pages: list[str]
+    ) -> None:
         """``prefixes``: each language's folder from the site's root (``""``, ``"en/"``);
         ``pages``: every page's path relative to a language's root."""
         self._shared, self._browser, self._base_url = shared, browser, base_url
@@ -87,6 +89,8 @@ class Survey:
                 self._piece_of[prefix + page] = piece
         self._read: dict[str, dict[str, PageFacts]] = {}
         self._context = None
+        """The survey's phone and its ``TABS`` tabs in this process, made for its first piece."""
+        self._tabs: list = []
 
     def __getitem__(self, path: str) -> PageFacts:
         return self._piece(self._piece_of[path])[path]

@@ -224,6 +224,14 @@ def test_the_preview_installs_no_offline_worker(browser, preview) -> None:
     try:
         page.goto(f"{base}/games/mini-game/")
         page.wait_for_timeout(1500)  # registration is asynchronous
+        # While the registration fetches sw.js it is listed; the 404 removes it (under load that
+        # took longer than the wait above: seen once). It must go, and stay gone.
+        _wait_until(
+            page,
+            "navigator.serviceWorker.getRegistrations().then(r => r.length === 0)",
+            timeout=30,
+        )
+        page.wait_for_timeout(1000)
         assert _registrations(page) == 0
         assert _asked(page, "navigator.serviceWorker.controller") is None
     finally:

@@ -53,13 +53,23 @@ COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 """axe's rules that read colours (the others read markup, the same in either scheme)."""
 
 
+def scheme_rules(scheme: str) -> list[str] | None:
+    """The axe rules a check in ``scheme`` runs: every rule in the light scheme (None), the
+    rules about colour in the dark one (the scheme changes colours, not markup)."""
+    return COLOUR_RULES if scheme == "dark" else None
+
+
+def axe_options(rules: list[str] | None) -> dict:
+    """``axe.run``'s options that run only ``rules`` (every rule: None)."""
+    return {"runOnly": {"type": "rule", "values": rules}} if rules else {}
+
+
 def serious_violations(page, axe_script: Path, rules: list[str] | None = None) -> list[str]:
     """axe's serious and critical findings on ``page``: every rule, or only ``rules``."""
     settled(page)
     page.add_script_tag(path=str(axe_script))
-    options = {"runOnly": {"type": "rule", "values": rules}} if rules else {}
     violations = page.evaluate(
-        "async options => (await axe.run(document, options)).violations", options
+        "async options => (await axe.run(document, options)).violations", axe_options(rules)
     )
     return [
         f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
@@ -122,8 +132,7 @@ def test_no_serious_violations(
     for path in paths:
         open_page(page, site_url + lang + path, kind)
         assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
-        rules = COLOUR_RULES if scheme == "dark" else None
-        found[path] = serious_violations(page, axe_script, rules)
+        found[path] = serious_violations(page, axe_script, scheme_rules(scheme))
     assert found == {path: [] for path in paths}
 
 

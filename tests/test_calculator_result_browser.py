@@ -21,7 +21,7 @@ from rulesite.scoring.engine import input_values, setting_flags
 from rulesite.scoring.expr import evaluate
 from tests.helpers import PHONE, REAL, REPO, SCHEMES, accepting_dialogs
 from tests.site_checks import REAL_SITE, label
-from tests.test_accessibility import COLOUR_RULES
+from tests.test_accessibility import axe_options, scheme_rules
 
 pytestmark = pytest.mark.browser
 
@@ -359,11 +359,9 @@ def test_filled_sheets_have_no_axe_violations(
         page.locator(".rs-calc__notes summary").first.click()
         views.append(".rs-calc__notes")
     page.add_script_tag(path=str(axe_script))
-    # In the dark scheme the rules about colour (the scheme changes colours, not markup).
-    rules = {"runOnly": {"type": "rule", "values": COLOUR_RULES}} if scheme == "dark" else {}
     violations = page.evaluate(
-        "async ([views, rules]) => (await axe.run({include: views.map(v => [v])}, rules))"
+        "async ([views, options]) => (await axe.run({include: views.map(v => [v])}, options))"
         ".violations",
-        [views, rules],
+        [views, axe_options(scheme_rules(scheme))],
     )
     assert [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in violations] == []

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from rulesite.pages import registry
 from tests.helpers import PHONE, accepting_dialogs
 from tests.site_checks import REAL_SITE, label
-from tests.test_accessibility import COLOUR_RULES, serious_violations, settled
+from tests.test_accessibility import axe_options, scheme_rules, serious_violations, settled
 from tests.test_scoring_engine import CATALOG
 
 pytestmark = pytest.mark.browser
@@ -400,11 +400,10 @@ def violations_in(
     rule, or of ``rules``."""
     settled(page)
     page.add_script_tag(path=str(axe_script))
-    options = {"runOnly": {"type": "rule", "values": rules}} if rules else {}
     found = page.evaluate(
         "async ([sel, options]) => (await axe.run({include: [[sel]]}, options)).violations"
         ".map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).slice(0, 3)}`)",
-        [selector, options],
+        [selector, axe_options(rules)],
     )
     return list(found)
 
@@ -413,8 +412,7 @@ def violations_in(
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_history_views_pass_axe(phone, site_url, axe_script, lang, scheme) -> None:
     phone.emulate_media(color_scheme=scheme)
-    # In the dark scheme the rules about colour (the scheme changes colours, not markup).
-    rules = COLOUR_RULES if scheme == "dark" else None
+    rules = scheme_rules(scheme)
     calc_id = sorted(CALCS)[0]
     finish_example(phone, site_url, lang, calc_id)
     phone.locator(f"{hist_sel(calc_id)} [data-hist='new-game']").click()  # the undo shows

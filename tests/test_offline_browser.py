@@ -322,13 +322,12 @@ def saved_view(browser, server: Server) -> Iterator[Callable[[str], object]]:
 def test_the_new_views_pass_axe(
     saved_view, server: Server, axe_script, lang: str, scheme: str
 ) -> None:
-    from tests.test_accessibility import COLOUR_RULES, serious_violations
+    from tests.test_accessibility import scheme_rules, serious_violations
 
     base = server.url + LANGS[lang]
     page = saved_view(lang)
     page.emulate_media(color_scheme=scheme)
-    # In the dark scheme the rules about colour (the scheme changes colours, not markup).
-    rules = COLOUR_RULES if scheme == "dark" else None
+    rules = scheme_rules(scheme)
     try:
         for path in (f"games/{GAME}/faq/", f"games/{OTHER}/", "games/", ""):
             page.goto(base + path)
@@ -361,12 +360,11 @@ def test_without_the_worker_nothing_opens_offline(browser, server: Server) -> No
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", sorted(LANGS))
 def test_the_offline_page_passes_axe(page, site_url, axe_script, lang: str, scheme: str) -> None:
-    from tests.test_accessibility import COLOUR_RULES, serious_violations
+    from tests.test_accessibility import scheme_rules, serious_violations
 
     page.emulate_media(color_scheme=scheme)
     page.goto(site_url + LANGS[lang] + "offline.html")
-    rules = COLOUR_RULES if scheme == "dark" else None  # the colours only, as elsewhere
-    assert serious_violations(page, axe_script, rules) == []
+    assert serious_violations(page, axe_script, scheme_rules(scheme)) == []
     assert page.problems == []
 
 

@@ -16,7 +16,7 @@ from rulesite.engine.projects import site_path
 from rulesite.model import Game
 from rulesite.project import Project
 from tests.helpers import PHONE, REAL
-from tests.test_accessibility import COLOUR_RULES
+from tests.test_accessibility import axe_options, scheme_rules
 
 pytestmark = pytest.mark.browser
 
@@ -247,7 +247,7 @@ def test_axe_finds_nothing_serious_with_the_checklist_open(
     # In the dark scheme only the rules about colour, and on one game: the scheme changes
     # colours, not markup (as test_accessibility.py checks it); every game's markup is checked
     # in the light one.
-    only = {"runOnly": {"type": "rule", "values": COLOUR_RULES}} if scheme == "dark" else {}
+    only = axe_options(scheme_rules(scheme))
     # The whole page: nothing serious, but for one thing that is not this view's: on a phone a
     # wide setup table scrolls sideways in Material's wrapper, which takes no keyboard focus
     # (scrollable-region-focusable; on the desktop, where test_accessibility looks, it fits).

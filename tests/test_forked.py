@@ -5,6 +5,7 @@ work runs here."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 
@@ -100,3 +101,19 @@ def test_an_answer_that_cannot_be_read_back_is_an_error_naming_the_work() -> Non
     with pytest.raises(BuildError) as raised:
         forked.in_process(_Unreadable, lambda: None, what="splitting the search index")
     assert str(raised.value) == "splitting the search index: ValueError: refused"
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def test_a_child_ends_quietly_at_a_sigterm_whatever_its_parent_made_of_it() -> None:
+    # The preview raises KeyboardInterrupt at a SIGTERM; its children must not inherit that
+    # (multiprocessing ends them with SIGTERM as the preview exits).
+    before = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        in_child = forked.in_process(lambda: signal.getsignal(signal.SIGTERM), lambda: None)
+        assert signal.getsignal(signal.SIGTERM) is _interrupt  # the parent's stays
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert in_child == signal.SIG_DFL

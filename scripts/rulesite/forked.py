@@ -100,6 +100,14 @@ def _answer(writer: int, work: Callable[[], Any]) -> None:
 
 
 def die_with_parent() -> None:
+    """How a forked child ends: with its parent, and quietly at a SIGTERM.
+
+    The preview turns SIGTERM into KeyboardInterrupt (``serve/preview.py``); a child forked
+    from it would inherit that, and multiprocessing ends its children with SIGTERM when the
+    preview exits: raised wherever the child then was (past its own ``except``), the
+    interruption printed a traceback under the preview's last line. A child takes SIGTERM's
+    default again, as a fresh interpreter has it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # A killed build must not leave a worker writing into folders the next build cleans up.
     # Linux can end a child with its parent; elsewhere the worker finishes its own build.
     if not sys.platform.startswith("linux"):

@@ -69,7 +69,11 @@ def test_when_meanwhile_fails_the_work_is_stopped(tmp_path) -> None:
     started = tmp_path / "started"
 
     def work() -> None:
-        started.write_text(str(os.getpid()))
+        # Named at once with its content (a rename): meanwhile waits for the name, and must
+        # not read the file between its creation and its write (seen once under load).
+        writing = tmp_path / "started.part"
+        writing.write_text(str(os.getpid()))
+        writing.rename(started)
         time.sleep(60)
 
     def meanwhile() -> None:

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -121,3 +124,43 @@ def test_a_child_ends_quietly_at_a_sigterm_whatever_its_parent_made_of_it() -> N
     finally:
         signal.signal(signal.SIGTERM, before)
     assert in_child == signal.SIG_DFL
+
+
+_ENDING = """
+import atexit, logging, sys, threading, time
+from rulesite.forked import exit_at_once
+atexit.register(lambda: print("torn down", flush=True))
+logging.basicConfig(stream=sys.stderr, format="%(message)s")
+print("a line still in the buffer of a pipe")
+logging.getLogger("x").warning("a warning")
+if sys.argv[1] == "thread":
+    threading.Thread(target=lambda: (time.sleep(0.3), print("the thread's line"))).start()
+exit_at_once(3)
+"""
+
+
+def _ended(how: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _ENDING, how],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(Path(forked.__file__).parents[1])},
+    )
+
+
+def test_a_program_ends_at_once_with_its_output_whole() -> None:
+    ended = _ended("alone")
+    assert ended.returncode == 3
+    assert ended.stdout == "a line still in the buffer of a pipe\n"  # flushed; no tear-down ran
+    assert ended.stderr == "a warning\n"
+
+
+def test_a_program_with_another_thread_ends_the_usual_way_after_it() -> None:
+    ended = _ended("thread")
+    assert ended.returncode == 3
+    assert ended.stdout.splitlines() == [
+        "a line still in the buffer of a pipe",
+        "the thread's line",
+        "torn down",
+    ]

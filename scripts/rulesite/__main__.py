@@ -1,3 +1,3 @@
-from rulesite.cli import main
+from rulesite.cli import program
 
-raise SystemExit(main())
+program()

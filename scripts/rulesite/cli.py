@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from rulesite.errors import DataError, RulesiteError, UsageError
 from rulesite.project import Project
@@ -19,6 +20,14 @@ from rulesite.terminal import printable
 INTERNAL_ERROR = 4
 BROKEN_PIPE = 141
 """What a shell reports for a command stopped by SIGPIPE (128 + 13)."""
+
+
+def program() -> NoReturn:
+    """The ``rulesite`` program (``pyproject.toml``'s script, ``python -m rulesite``): ``main``,
+    then the process ends without tearing its objects down (``forked.exit_at_once``)."""
+    from rulesite.forked import exit_at_once
+
+    exit_at_once(main())
 
 
 def main(argv: list[str] | None = None) -> int:

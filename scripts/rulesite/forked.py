@@ -1,4 +1,4 @@
-"""Work in a forked process of its own, beside the work of this one.
+"""Work in a forked process of its own, beside the work of this one; and how processes end.
 
 Used by the build (``publish/``: the language processes, the process that writes the shared
 pages) and by the plugin (``engine/``: the two halves of the search split), hence here, under
@@ -14,7 +14,7 @@ import pickle
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from rulesite.errors import BuildError
 from rulesite.terminal import printable
@@ -119,3 +119,28 @@ def die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
     if os.getppid() == 1:  # the parent died before the line above took effect
         os._exit(1)
+
+
+def exit_at_once(code: int) -> NoReturn:
+    """End this program with ``code`` without freeing its objects one by one on the way out.
+
+    Python tears every module down when it exits: after a build of 100 games that took 0.2 s
+    of the build process (jieba's 500,000 words, pypinyin's tables, the imported modules), and a
+    build waits for its fresh MkDocs interpreters (``publish/language_build.py``) to end. The
+    program's files are closed by then (written under ``with``); logging and the output
+    streams are flushed here. With another thread, a child process still running or an output
+    stream that cannot be flushed, the program ends the usual way (Python waits for those, and
+    reports the stream)."""
+    import logging
+    import threading
+
+    if threading.active_count() == 1 and not multiprocessing.active_children():
+        logging.shutdown()
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        else:
+            os._exit(code)
+    sys.exit(code)

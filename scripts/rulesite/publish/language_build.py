@@ -172,6 +172,8 @@ def main(argv: list[str]) -> int:
 if __name__ == "__main__":
     # Run as this module's own name, not as __main__: the outcome is unpickled by the parent as
     # rulesite.publish.language_build.Outcome.
+    from rulesite.forked import exit_at_once
     from rulesite.publish.language_build import main as main_by_name
 
-    raise SystemExit(main_by_name(sys.argv[1:]))
+    # Its heap is the language's whole MkDocs build: the build waits for this process to end.
+    exit_at_once(main_by_name(sys.argv[1:]))

@@ -10,6 +10,7 @@ import pytest
 
 from rulesite.errors import BuildError
 from rulesite.project import Project
+from rulesite.publish import build as build_module
 from rulesite.publish import language_build, workers
 from rulesite.publish.build import build
 from tests.helpers import good_game_text, make_project, other_game, tree_digest
@@ -20,6 +21,13 @@ MARKER = ".rulesite-site"
 def _project(folder: Path) -> Project:
     games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
     return Project(make_project(folder, games))
+
+
+def _without_builders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clean build's languages built by their own processes, as when no builder was started
+    before the catalog (``publish/builders.py``: a clean build after an incremental one gave up):
+    a big language then builds in a fresh interpreter."""
+    monkeypatch.setattr(build_module, "_early_builders", lambda *args: {})
 
 
 def test_a_fresh_interpreter_builds_the_same_site(
@@ -35,6 +43,7 @@ def test_a_fresh_interpreter_builds_the_same_site(
             notes.write(job.lang + "\n")
         return real_exec(sender, job)
 
+    _without_builders(monkeypatch)
     monkeypatch.setattr(workers, "FRESH_PAGES", 0)
     monkeypatch.setattr(workers, "exec_fresh", noted)
     fresh = build(project, site_dir=tmp_path / "fresh", clean=True)
@@ -51,6 +60,7 @@ def test_a_fresh_interpreters_problems_reach_the_build(
 ) -> None:
     # A theme template that fails: every language's MkDocs build stops, and says why.
     project = _project(tmp_path / "p")
+    _without_builders(monkeypatch)
     monkeypatch.setattr(workers, "FRESH_PAGES", 0)
     page = project.templates_dir / "theme" / "main.html"
     text = page.read_text("utf-8")
@@ -67,6 +77,7 @@ def test_an_interpreter_that_cannot_start_leaves_the_build_in_the_process(
     def refused(*args: Any) -> None:
         raise PermissionError("exec refused")
 
+    _without_builders(monkeypatch)
     monkeypatch.setattr(workers, "FRESH_PAGES", 0)
     monkeypatch.setattr(language_build.os, "execve", refused)
     report = build(_project(tmp_path / "p"), site_dir=tmp_path / "site", clean=True)

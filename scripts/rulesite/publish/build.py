@@ -34,6 +34,7 @@ from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
+from rulesite.publish import builders as builders_
 from rulesite.publish import incremental, workers
 from rulesite.publish import site_folder as publish
 from rulesite.publish.assemble import assemble, assemble_languages, check_language_codes, writing
@@ -119,18 +120,45 @@ def build(
         # jieba's word-table cache lives in the project (engine/search_terms.py), never in
         # /tmp: for jieba loaded here and in every process this one forks.
         use_cache_root(project.root / ".cache")
-        load_shared_tables(project)
-        loaded = [load_catalog(project, stored=stored)]
+        # A build that will be clean starts its MkDocs processes now (publish/builders.py).
+        builders = _early_builders(project, languages) if previous is None else {}
         try:
+            load_shared_tables(project, jieba=not builders)
+            loaded = [load_catalog(project, stored=stored)]
             if cache is not None and previous is not None:
                 report = _incremental(project, loaded[0], cache, previous, target, shown, started)
                 if report is not None:
                     return report
-            return _clean(project, loaded.pop(), cache, target, strict, languages, shown, started)
+            # Handed over, never named here: this frame must not keep the catalog alive.
+            return _clean(
+                project, loaded.pop(), cache, target, strict, languages, shown, started, builders
+            )
         except BaseException:
             if cache is not None and cache.touched:
                 cache.remove()  # a failed build's cache is not one to trust
             raise
+        finally:
+            for builder in builders.values():
+                builder.stop()
+
+
+def _early_builders(
+    project: Project, languages: tuple[str, ...] | None
+) -> dict[str, builders_.Builder]:
+    """A builder for each language to build, where processes fork and ``site.yaml`` reads
+    (else none: the languages' processes then build, as an incremental build's fallback does)."""
+    if forked.context().get_start_method() != "fork":
+        return {}
+    try:
+        site = load_site(project)
+    except RulesiteError:  # the catalog's load reports it
+        return {}
+    chosen = {
+        language.code: language.search.jieba
+        for language in site.languages
+        if languages is None or language.code in languages
+    }
+    return builders_.start_builders(chosen, project.root / ".cache")
 
 
 def _clean(
@@ -142,8 +170,10 @@ def _clean(
     languages: tuple[str, ...] | None,
     shown: Progress,
     started: float,
+    builders: dict[str, builders_.Builder] | None = None,
 ) -> BuildReport:
-    """A whole build (keeping a cache for the next one, with ``cache``)."""
+    """A whole build (keeping a cache for the next one, with ``cache``); ``builders`` build
+    their languages (``publish/builders.py``)."""
     if cache is not None:
         cache.empty()
     held = workers.Held(_records_only(catalog))
@@ -174,6 +204,7 @@ def _clean(
             keys=keys if cache is not None else None,
             exports=cache.exports if cache is not None else None,
             early=early,
+            builders=builders,
         )
         chosen = [lang for lang in site.codes if languages is None or lang in languages]
         shown.stage("publishing")
@@ -253,6 +284,7 @@ def render_and_build(
     keys: dict[str, str] | None = None,
     exports: ExportCache | None = None,
     early: Early[Any] | None = None,
+    builders: dict[str, builders_.Builder] | None = None,
 ) -> dict[str, workers.Outcome]:
     """Write ``content`` and build each chosen language into ``builds/<lang>``.
 
@@ -266,8 +298,10 @@ def render_and_build(
     that follow (the build cache's, the preview's): with ``pieces`` the languages keep their
     search pieces, ``keys`` receives every page's render key (``publish/incremental.py``) and
     ``exports`` the exported files. ``early`` starts once every language builds: ``content/``
-    is then finished.
+    is then finished. A language with one of ``builders`` is built by it, not by the process
+    that renders it.
     """
+    builders = builders or {}
     site = held.loaded.site
     builds.mkdir(parents=True, exist_ok=True)
     bytecode.use(project.root / ".cache")
@@ -290,6 +324,9 @@ def render_and_build(
             pieces=pieces,
             given=given.get(language.lang),
             helps=helps.get(language.lang, ()),
+            builder=builders[language.lang].settings
+            if built and language.lang in builders
+            else None,
         )
         jobs.append((language.lang, workers.render_and_build, (job,)))
     listener = _Shown(shown, [lang for lang, _, _ in jobs], early.start if early else None)
@@ -302,7 +339,7 @@ def render_and_build(
             share.done.set()
 
     try:
-        outcomes = workers.run(jobs, listener, meanwhile=rest, stopped=stopped)
+        outcomes = workers.run(jobs, listener, meanwhile=rest, stopped=stopped, builders=builders)
     finally:
         if early is not None:
             early.join()  # never left reading content/ while a failed build removes it
@@ -318,7 +355,7 @@ def _giving(languages: Sequence[Language]) -> list[Language]:
     return heavy if len(heavy) < len(languages) else []
 
 
-def load_shared_tables(project: Project) -> None:
+def load_shared_tables(project: Project, jieba: bool = True) -> None:
     """Load the tables the language processes share before the catalog: jieba's word table
     (when a language's search splits words with jieba) and what sorting a shared language's
     glossaries needs (``collate.load_readings``). Each process forked from this one then has
@@ -326,12 +363,13 @@ def load_shared_tables(project: Project) -> None:
     catalog, such tables (pypinyin's 190,000 phrase lists, jieba's 350,000 words) fill the
     holes the checks left between the catalog's objects, and keep those blocks of memory this
     process's after it let go of the catalog (``_write_rest``). An invalid ``site.yaml`` loads
-    nothing here: the catalog's load reports it with every other problem."""
+    nothing here: the catalog's load reports it with every other problem. Without ``jieba``
+    (a build whose builders load it, ``publish/builders.py``), pypinyin's alone."""
     try:
         site = load_site(project)
     except RulesiteError:
         return
-    if any(language.search.jieba for language in site.languages):
+    if jieba and any(language.search.jieba for language in site.languages):
         # Once here instead of once in every language's process: the same wall time (those
         # loaded theirs side by side) for half the CPU; a process that builds many times (the
         # preview, the tests) loads it once.

@@ -29,6 +29,7 @@ from rulesite.engine.projects import DOCS_DIR
 from rulesite.errors import BuildError
 from rulesite.forked import context, die_with_parent
 from rulesite.project import Project
+from rulesite.publish.builders import Builder, hand_over
 from rulesite.publish.language_build import (
     FRESH_PAGES,
     LanguageBuild,
@@ -135,6 +136,9 @@ class RenderJob:
     """This language's games, shared with another language's process."""
     helps: tuple[Share, ...] = ()
     """Other languages' games this process renders its part of, before its own pages."""
+    builder: Connection | None = None
+    """The settings pipe of the language's builder (``publish/builders.py``): the build is
+    handed over to it instead of run here."""
 
 
 def run(
@@ -142,11 +146,14 @@ def run(
     listener: Listener | None = None,
     meanwhile: Callable[[], None] | None = None,
     stopped: Callable[[], None] | None = None,
+    builders: dict[str, Builder] | None = None,
 ) -> dict[str, Outcome]:
     """Run ``target(sender, *args)`` for each job in a forked process, all at once; their
     outcomes by language. ``listener`` hears their counts as they come; ``meanwhile`` runs in
     this process once they started (should it fail, they are stopped); ``stopped`` is called
-    when a process ends without an outcome (so that none waits for it)."""
+    when a process ends without an outcome (so that none waits for it). A language with one of
+    ``builders`` (``publish/builders.py``) has the builder's outcome once its job rendered it
+    (the job's, when that failed); every builder is stopped at the end."""
     ctx = context()
     trim()  # what the build freed before the fork is not copied into every process
     # Objects that exist now are never collected in the children, nor in this process while
@@ -155,6 +162,7 @@ def run(
     # A caller that froze its objects itself (an incremental build: its catalog) unfreezes them.
     frozen_by_caller = gc.get_freeze_count() > 0
     gc.freeze()
+    builders = builders or {}
     running = []
     outcomes: dict[str, Outcome] = {}
     try:
@@ -166,25 +174,31 @@ def run(
             running.append((lang, process, receiver))
         if meanwhile is not None:
             meanwhile()
-        waiting = {receiver: (lang, process) for lang, process, receiver in running}
+        waiting = {receiver: (lang, process, False) for lang, process, receiver in running}
+        waiting.update({b.outcome: (b.lang, b.process, True) for b in builders.values()})
         while waiting:
             for receiver in wait(list(waiting)):
-                lang, process = waiting[receiver]
+                lang, process, built = waiting[receiver]
                 try:
                     message = receiver.recv()
                 except EOFError:
                     process.join()
                     ended = f"MkDocs build of {lang!r} stopped (exit {process.exitcode})"
-                    outcomes[lang] = Outcome(0.0, [ended])
-                    del waiting[receiver]
+                    message = Outcome(0.0, [ended])
                     if stopped is not None:
                         stopped()
+                if not isinstance(message, Outcome):
+                    if listener is not None:
+                        listener(lang, *message)
                     continue
-                if isinstance(message, Outcome):
+                del waiting[receiver]
+                builder = builders.get(lang)
+                if built or builder is None:
                     outcomes[lang] = message
-                    del waiting[receiver]
-                elif listener is not None:
-                    listener(lang, *message)
+                elif message.problems:  # not rendered: its builder has nothing to build
+                    outcomes[lang] = message
+                    builder.stop()
+                    waiting.pop(builder.outcome, None)
         for _, process, _ in running:
             process.join()
     finally:
@@ -192,6 +206,8 @@ def run(
             if process.is_alive():
                 process.kill()
                 process.join()
+        for builder in builders.values():
+            builder.stop()
         if not frozen_by_caller:
             gc.unfreeze()
     return {lang: outcomes[lang] for lang, _, _ in running}
@@ -212,6 +228,8 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
         report = Reporter(sender)
         pages = _render(job, lambda done, total: report("games rendered", done, total))
         if pages is None:  # the process rendering a share of them reports why
+            if job.builder is not None:
+                hand_over(job.builder, None)
             sender.send(Outcome(0.0, None, 0, peak_kb()))
             sender.close()
             return
@@ -237,6 +255,11 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
         str(cache_root) if cache_root is not None else None,
         pages,
     )
+    if job.builder is not None:  # the builder's outcome is the language's
+        hand_over(job.builder, build)
+        sender.send(Outcome(0.0, None, pages, peak_kb()))
+        sender.close()
+        return
     if pages >= FRESH_PAGES and fresh_available():
         # Returns only when the interpreter could not be started: then MkDocs builds here.
         with contextlib.suppress(OSError):

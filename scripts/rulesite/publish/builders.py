@@ -1,0 +1,113 @@
+"""A clean build's MkDocs processes, started before the catalog is loaded.
+
+A language's MkDocs build needs nothing of the catalog, only its generated project. So a clean
+build forks one **builder** per language it builds first thing, while its heap is still small;
+each loads what its build needs (jieba's word table for a language whose search splits words
+with it, MkDocs and Material) on the core the catalog's checks leave free, then waits. The
+process that renders the language's pages (``publish/workers.py``) hands it the build's
+settings (``LanguageBuild``) once the project is written, and the builder runs MkDocs, sending
+its counts and its outcome to the build process as a language process does.
+
+The build process thus never loads jieba, and at 100 games a language starts MkDocs about a
+second sooner; a builder's heap holds no copy of the catalog (what a fresh interpreter was
+started for, ``publish/language_build.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from rulesite.engine import bytecode
+from rulesite.engine.search_terms import use_cache_root, warm_up
+from rulesite.forked import context, die_with_parent
+from rulesite.publish.language_build import LanguageBuild, Outcome, build_and_report, peak_kb
+
+WARM_MODULES = (
+    "mkdocs.commands.build",
+    "mkdocs.config.defaults",
+    "material.plugins.search.plugin",
+    "markdown.extensions.md_in_html",
+    "markdown.extensions.tables",
+    "markdown.extensions.toc",
+    "markdown.extensions.attr_list",
+    "rulesite.engine.plugin",
+)
+"""What every language's MkDocs build imports (the theme, its search, the extensions the
+generated projects use, the ``rulesite`` plugin): imported while the build process checks."""
+
+
+@dataclass
+class Builder:
+    """One language's builder, as the build process holds it."""
+
+    lang: str
+    process: Any
+    """The builder's process."""
+    settings: Connection
+    """Where the language's rendering process sends the build's ``LanguageBuild``."""
+    outcome: Connection
+    """Where the builder's counts and, last, its ``Outcome`` arrive."""
+
+    def stop(self) -> None:
+        """End the builder (its language will not be built, or the build is over)."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+
+
+def start_builders(languages: dict[str, bool], cache_root: Path | None) -> dict[str, Builder]:
+    """A builder for each language code of ``languages`` (True: its search splits words with
+    jieba), using the project's cache folder ``cache_root``."""
+    ctx = context()
+    builders = {}
+    for lang, jieba in languages.items():
+        settings_receiver, settings_sender = ctx.Pipe(duplex=False)
+        outcome_receiver, outcome_sender = ctx.Pipe(duplex=False)
+        process = ctx.Process(
+            target=_wait_and_build,
+            args=(settings_receiver, outcome_sender, jieba, cache_root),
+            daemon=True,
+            name=f"rulesite-build-{lang}",
+        )
+        process.start()
+        settings_receiver.close()
+        outcome_sender.close()
+        builders[lang] = Builder(lang, process, settings_sender, outcome_receiver)
+    return builders
+
+
+def _wait_and_build(
+    settings: Connection, sender: Connection, jieba: bool, cache_root: Path | None
+) -> None:
+    """The builder: load what MkDocs needs, wait for the settings, build."""
+    die_with_parent()
+    if cache_root is not None:
+        bytecode.use(cache_root)
+        use_cache_root(cache_root)
+    if jieba:
+        warm_up()
+    for name in WARM_MODULES:
+        with contextlib.suppress(ImportError):  # a module a later version moved: MkDocs says
+            importlib.import_module(name)
+    try:
+        build = settings.recv()
+    except EOFError:  # the build ended before this language was rendered
+        return
+    settings.close()
+    if build is None:  # its pages were lost with another process (which the build reports)
+        sender.send(Outcome(0.0, None, 0, peak_kb()))
+        sender.close()
+        return
+    build_and_report(sender, build)
+
+
+def hand_over(settings: Connection, build: LanguageBuild | None) -> None:
+    """In a language's rendering process: give its builder what to build (None: nothing, its
+    pages were not all rendered)."""
+    settings.send(build)
+    settings.close()

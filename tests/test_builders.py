@@ -1,0 +1,92 @@
+"""A clean build's MkDocs processes, started before the catalog (``publish/builders.py``): they
+build what the languages' own processes would, and a builder that dies or has nothing to build
+fails the build without hanging it or outliving it."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesite.errors import BuildError
+from rulesite.project import Project
+from rulesite.publish import build as build_module
+from rulesite.publish import builders
+from rulesite.render.renderer import Renderer
+from tests.helpers import good_game_text, make_project, other_game, tree_digest
+
+MARKER = ".rulesite-site"
+
+
+def _project(folder: Path) -> Project:
+    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
+    return Project(make_project(folder, games))
+
+
+def test_the_builders_build_every_language_as_the_languages_own_processes_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "p")
+    notes = tmp_path / "built-by"
+    real = builders.build_and_report
+
+    def noted(sender: Any, build: Any) -> None:  # in a builder (forked from this process)
+        with notes.open("a", encoding="utf-8") as file:
+            file.write(f"{build.lang} {multiprocessing.current_process().name}\n")
+        real(sender, build)
+
+    monkeypatch.setattr(builders, "build_and_report", noted)
+    by_builders = build_module.build(project, site_dir=tmp_path / "builders", clean=True)
+    assert sorted(notes.read_text("utf-8").splitlines()) == [
+        "en rulesite-build-en",
+        "zh rulesite-build-zh",
+    ]
+    monkeypatch.setattr(build_module, "_early_builders", lambda *args: {})
+    by_languages = build_module.build(project, site_dir=tmp_path / "languages", clean=True)
+    expected, actual = tree_digest(tmp_path / "languages"), tree_digest(tmp_path / "builders")
+    assert expected.pop(MARKER) and actual.pop(MARKER)  # names its folder's files
+    assert actual == expected
+    assert by_builders.pages == by_languages.pages
+    assert all(kb > 0 for kb in by_builders.memory_kb.values())
+    assert not multiprocessing.active_children()
+
+
+def test_a_builder_that_dies_fails_the_build_and_leaves_the_site_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "p")
+
+    def dies(sender: Any, build: Any) -> None:
+        if build.lang == "zh":
+            os._exit(5)
+        real(sender, build)  # the other language builds as ever
+
+    real = builders.build_and_report
+    monkeypatch.setattr(builders, "build_and_report", dies)
+    with pytest.raises(BuildError) as raised:
+        build_module.build(project, site_dir=tmp_path / "site", clean=True)
+    assert "MkDocs build of 'zh' stopped (exit 5)" in str(raised.value)
+    assert not (tmp_path / "site").exists()
+    assert not multiprocessing.active_children()
+
+
+def test_a_language_that_fails_to_render_stops_its_builder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "p")
+    real = Renderer.pages_of_all_games
+
+    def fails(self: Renderer, lang: str) -> Any:
+        if lang == "en":
+            raise BuildError("en: the home page cannot be rendered")
+        return real(self, lang)
+
+    monkeypatch.setattr(Renderer, "pages_of_all_games", fails)
+    with pytest.raises(BuildError) as raised:
+        build_module.build(project, site_dir=tmp_path / "site", clean=True)
+    assert "en: the home page cannot be rendered" in str(raised.value)
+    assert not (tmp_path / "site").exists()
+    assert not multiprocessing.active_children()

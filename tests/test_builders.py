@@ -44,7 +44,7 @@ def test_the_builders_build_every_language_as_the_languages_own_processes_would(
         "en rulesite-build-en",
         "zh rulesite-build-zh",
     ]
-    monkeypatch.setattr(build_module, "_early_builders", lambda *args: {})
+    monkeypatch.setattr(builders, "early", lambda *args: {})
     by_languages = build_module.build(project, site_dir=tmp_path / "languages", clean=True)
     expected, actual = tree_digest(tmp_path / "languages"), tree_digest(tmp_path / "builders")
     assert expected.pop(MARKER) and actual.pop(MARKER)  # names its folder's files

@@ -10,8 +10,7 @@ import pytest
 
 from rulesite.errors import BuildError
 from rulesite.project import Project
-from rulesite.publish import build as build_module
-from rulesite.publish import language_build, workers
+from rulesite.publish import builders, language_build, workers
 from rulesite.publish.build import build
 from tests.helpers import good_game_text, make_project, other_game, tree_digest
 
@@ -27,7 +26,7 @@ def _without_builders(monkeypatch: pytest.MonkeyPatch) -> None:
     """A clean build's languages built by their own processes, as when no builder was started
     before the catalog (``publish/builders.py``: a clean build after an incremental one gave up):
     a big language then builds in a fresh interpreter."""
-    monkeypatch.setattr(build_module, "_early_builders", lambda *args: {})
+    monkeypatch.setattr(builders, "early", lambda *args: {})
 
 
 def test_a_fresh_interpreter_builds_the_same_site(

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from rulesite import collate, forked
 from rulesite.catalog import Catalog, load_catalog, load_site
@@ -40,14 +39,13 @@ from rulesite.publish import site_folder as publish
 from rulesite.publish.assemble import assemble, assemble_languages, check_language_codes, writing
 from rulesite.publish.build_cache import BuildCache, Manifest, environment
 from rulesite.publish.check_cache import CheckCache
+from rulesite.publish.early import Early
 from rulesite.publish.incremental import CONTENT_GITIGNORE
 from rulesite.publish.marker import file_digests, source_digest, source_digest_of, write_marker
 from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE, run_mkdocs
 from rulesite.publish.preview_build import PreviewBuild, build_previews
 from rulesite.publish.progress import Progress, Silent
 from rulesite.publish.static_files import copy_static_files, static_files
-
-T = TypeVar("T")
 
 __all__ = [
     "DIRTY_BUILD_NOTICE",
@@ -121,7 +119,7 @@ def build(
         # /tmp: for jieba loaded here and in every process this one forks.
         use_cache_root(project.root / ".cache")
         # A build that will be clean starts its MkDocs processes now (publish/builders.py).
-        builders = _early_builders(project, languages) if previous is None else {}
+        builders = builders_.early(project, languages) if previous is None else {}
         try:
             load_shared_tables(project, jieba=not builders)
             loaded = [load_catalog(project, stored=stored)]
@@ -140,25 +138,6 @@ def build(
         finally:
             for builder in builders.values():
                 builder.stop()
-
-
-def _early_builders(
-    project: Project, languages: tuple[str, ...] | None
-) -> dict[str, builders_.Builder]:
-    """A builder for each language to build, where processes fork and ``site.yaml`` reads
-    (else none: the languages' processes then build, as an incremental build's fallback does)."""
-    if forked.context().get_start_method() != "fork":
-        return {}
-    try:
-        site = load_site(project)
-    except RulesiteError:  # the catalog's load reports it
-        return {}
-    chosen = {
-        language.code: language.search.jieba
-        for language in site.languages
-        if languages is None or language.code in languages
-    }
-    return builders_.start_builders(chosen, project.root / ".cache")
 
 
 def _clean(
@@ -470,47 +449,6 @@ class _Shown:
             if len(self.building) == len(self.langs) and self.all_building is not None:
                 self.all_building()
         self.progress.count(lang, unit, done, total)
-
-
-class Early(Generic[T]):
-    """Work on the finished ``content/`` while MkDocs builds (``render_and_build``'s ``early``),
-    on a thread. ``content/`` is finished once every language builds (the rest-writer wrote its
-    part before letting them build, each language its pages before building), and MkDocs never
-    writes into it: so reading it need not wait for the slowest language. At 1,000 games that
-    is seconds of reading and linking files: overlapped, they cost the build no wall time where
-    a core is idle (the faster language done) and half of it where none is."""
-
-    def __init__(self, work: Callable[[], T], name: str) -> None:
-        self.work, self.name = work, name
-        self.thread: threading.Thread | None = None
-        self.value: T | None = None
-        self.error: BaseException | None = None
-
-    def start(self) -> None:
-        """Begin, once (``render_and_build`` calls it when every language builds)."""
-        if self.thread is None:
-            self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
-            self.thread.start()
-
-    def join(self) -> None:
-        """Wait for it to end (it may never have started)."""
-        if self.thread is not None:
-            self.thread.join()
-
-    def result(self) -> T:
-        """What the work returned, once done (started now when it never was: a language that
-        reported nothing while building); its exception raised here."""
-        self.start()
-        self.join()
-        if self.error is not None:
-            raise self.error
-        return self.value  # type: ignore[return-value]
-
-    def _run(self) -> None:
-        try:
-            self.value = self.work()
-        except BaseException as error:  # raised in the caller's thread, by result()
-            self.error = error
 
 
 def _content_done(content: Path, cache: BuildCache) -> dict[str, bytes]:

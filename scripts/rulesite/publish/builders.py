@@ -16,15 +16,19 @@ started for, ``publish/language_build.py``).
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from rulesite.catalog import load_site
 from rulesite.engine import bytecode
 from rulesite.engine.search_terms import use_cache_root, warm_up
+from rulesite.errors import RulesiteError
 from rulesite.forked import context, die_with_parent
+from rulesite.project import Project
 from rulesite.publish.language_build import LanguageBuild, Outcome, build_and_report, peak_kb
 
 WARM_MODULES = (
@@ -60,25 +64,55 @@ class Builder:
         self.process.join()
 
 
+def early(project: Project, languages: tuple[str, ...] | None) -> dict[str, Builder]:
+    """A builder for each language a clean build builds (``languages``, None: all), where
+    processes fork and ``site.yaml`` reads (else none: the languages' own processes build, as
+    after an incremental build gave up)."""
+    if context().get_start_method() != "fork":
+        return {}
+    try:
+        site = load_site(project)
+    except RulesiteError:  # the catalog's load reports it
+        return {}
+    chosen = {
+        language.code: language.search.jieba
+        for language in site.languages
+        if languages is None or language.code in languages
+    }
+    return start_builders(chosen, project.root / ".cache")
+
+
 def start_builders(languages: dict[str, bool], cache_root: Path | None) -> dict[str, Builder]:
     """A builder for each language code of ``languages`` (True: its search splits words with
     jieba), using the project's cache folder ``cache_root``."""
     ctx = context()
     builders = {}
-    for lang, jieba in languages.items():
-        settings_receiver, settings_sender = ctx.Pipe(duplex=False)
-        outcome_receiver, outcome_sender = ctx.Pipe(duplex=False)
-        process = ctx.Process(
-            target=_wait_and_build,
-            args=(settings_receiver, outcome_sender, jieba, cache_root),
-            daemon=True,
-            name=f"rulesite-build-{lang}",
-        )
-        process.start()
-        settings_receiver.close()
-        outcome_sender.close()
-        builders[lang] = Builder(lang, process, settings_sender, outcome_receiver)
+    # A builder never collects the objects that exist now: it would touch (and so copy) every
+    # page of memory it shares with this process (a long-lived one, such as a test run's).
+    frozen_by_caller = gc.get_freeze_count() > 0
+    gc.freeze()
+    try:
+        for lang, jieba in languages.items():
+            builders[lang] = _start(ctx, lang, jieba, cache_root)
+    finally:
+        if not frozen_by_caller:
+            gc.unfreeze()
     return builders
+
+
+def _start(ctx: Any, lang: str, jieba: bool, cache_root: Path | None) -> Builder:
+    settings_receiver, settings_sender = ctx.Pipe(duplex=False)
+    outcome_receiver, outcome_sender = ctx.Pipe(duplex=False)
+    process = ctx.Process(
+        target=_wait_and_build,
+        args=(settings_receiver, outcome_sender, jieba, cache_root),
+        daemon=True,
+        name=f"rulesite-build-{lang}",
+    )
+    process.start()
+    settings_receiver.close()
+    outcome_sender.close()
+    return Builder(lang, process, settings_sender, outcome_receiver)
 
 
 def _wait_and_build(

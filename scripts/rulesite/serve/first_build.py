@@ -32,7 +32,8 @@ from rulesite.engine.export import ExportCache
 from rulesite.engine.projects import DOCS_DIR, configured_site_url
 from rulesite.project import Project
 from rulesite.publish import workers
-from rulesite.publish.build import Early, render_and_build
+from rulesite.publish.build import render_and_build
+from rulesite.publish.early import Early
 from rulesite.publish.incremental import GAME_PAGES, SITE_PAGE
 from rulesite.publish.progress import Progress
 from rulesite.render.cache import ContentCache, game_page_paths, renderer_for

@@ -39,4 +39,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    # Ends as the rulesite program does (``rulesite.cli.program``): at once, once flushed.
+    from rulesite.forked import exit_at_once
+
+    exit_at_once(main(sys.argv[1:]))

@@ -119,7 +119,7 @@ def build(
         # /tmp: for jieba loaded here and in every process this one forks.
         use_cache_root(project.root / ".cache")
         # A build that will be clean starts its MkDocs processes now (publish/builders.py).
-        builders = builders_.early(project, languages) if previous is None else {}
+        builders = builders_.early(project, languages, count) if previous is None else {}
         try:
             load_shared_tables(project, jieba=not builders)
             loaded = [load_catalog(project, stored=stored)]

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
+from rulesite import forked
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish import build as build_module
-from rulesite.publish import builders
+from rulesite.publish import builders, workers
+from rulesite.publish.language_build import Outcome
 from rulesite.render.renderer import Renderer
 from tests.helpers import good_game_text, make_project, other_game, tree_digest
 
@@ -95,3 +97,26 @@ def test_a_language_that_fails_to_render_stops_its_builder(
     assert "en: the home page cannot be rendered" in str(raised.value)
     assert not (tmp_path / "site").exists()
     assert not multiprocessing.active_children()
+
+
+def _rendered(sender: Any, kb: int) -> None:
+    sender.send(Outcome(0.0, None, 3, kb))
+    sender.close()
+
+
+def _built(sender: Any) -> None:
+    sender.send(Outcome(1.5, None, 3, 7))
+    sender.close()
+
+
+def test_a_language_has_its_builders_outcome_with_the_memory_of_both_its_processes() -> None:
+    ctx = forked.context()
+    receiver, sender = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_built, args=(sender,), daemon=True)
+    process.start()
+    sender.close()
+    _, settings = ctx.Pipe(duplex=False)
+    builder = builders.Builder("zh", process, settings, receiver)
+    outcomes = workers.run([("zh", _rendered, (100,))], builders={"zh": builder})
+    assert outcomes == {"zh": Outcome(1.5, None, 3, 107)}
+    assert not process.is_alive()

@@ -77,7 +77,8 @@ class BuildReport:
     """Wall time of each language's MkDocs build (they run in parallel)."""
     memory_kb: dict[str, int] = field(default_factory=dict)
     """Peak resident memory (``ru_maxrss``, KB) of the build's process (``""``) and of each
-    language's process: summed, an upper bound of the build's peak (forks share pages)."""
+    language's processes (the one that renders it and its builder, summed): summed, an upper
+    bound of the build's peak (forks share pages)."""
 
 
 def build(

@@ -14,6 +14,7 @@ first and collects the second (``run``). A process that dies says so.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import sys
 import time
@@ -165,6 +166,7 @@ def run(
     builders = builders or {}
     running = []
     outcomes: dict[str, Outcome] = {}
+    rendering_kb: dict[str, int] = {}  # the peaks of the processes that handed over
     try:
         for lang, target, args in jobs:
             receiver, sender = ctx.Pipe(duplex=False)
@@ -199,6 +201,8 @@ def run(
                     outcomes[lang] = message
                     builder.stop()
                     waiting.pop(builder.outcome, None)
+                else:
+                    rendering_kb[lang] = message.peak_kb
         for _, process, _ in running:
             process.join()
     finally:
@@ -210,7 +214,13 @@ def run(
             builder.stop()
         if not frozen_by_caller:
             gc.unfreeze()
-    return {lang: outcomes[lang] for lang, _, _ in running}
+    # A language's peak memory: its processes' summed (an upper bound, as the build's report).
+    return {
+        lang: dataclasses.replace(
+            outcomes[lang], peak_kb=outcomes[lang].peak_kb + rendering_kb.get(lang, 0)
+        )
+        for lang, _, _ in running
+    }
 
 
 def problems_of(outcomes: dict[str, Outcome]) -> None:

@@ -28,6 +28,20 @@ def _project(folder: Path) -> Project:
     return Project(make_project(folder, games))
 
 
+def test_the_builders_import_the_engine_and_the_markdown_extensions_mkdocs_yml_names(
+    tmp_path: Path,
+) -> None:
+    project = _project(tmp_path / "p")
+    text = project.mkdocs_file.read_text("utf-8")
+    project.mkdocs_file.write_text(
+        text.replace("markdown_extensions:\n", "markdown_extensions:\n  - pymdownx.details\n", 1),
+        "utf-8",
+    )
+    names = builders._extension_modules(project)
+    assert {"markdown.extensions.toc", "markdown.extensions.md_in_html"} <= set(names)
+    assert "pymdownx.details" in names
+
+
 def test_the_builders_build_every_language_as_the_languages_own_processes_would(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -61,6 +75,16 @@ def test_the_builders_build_every_language_as_the_languages_own_processes_would(
     assert not multiprocessing.active_children()
 
 
+def _failed(project: Project, site: Path) -> str:
+    """The error of a clean build of ``project`` into ``site``, which it must not have made,
+    leaving no process of its own behind."""
+    with pytest.raises(BuildError) as raised:
+        build_module.build(project, site_dir=site, clean=True)
+    assert not site.exists()
+    assert not multiprocessing.active_children()
+    return str(raised.value)
+
+
 def test_a_builder_that_dies_fails_the_build_and_leaves_the_site_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -73,11 +97,7 @@ def test_a_builder_that_dies_fails_the_build_and_leaves_the_site_as_it_was(
 
     real = builders.build_and_report
     monkeypatch.setattr(builders, "build_and_report", dies)
-    with pytest.raises(BuildError) as raised:
-        build_module.build(project, site_dir=tmp_path / "site", clean=True)
-    assert "MkDocs build of 'zh' stopped (exit 5)" in str(raised.value)
-    assert not (tmp_path / "site").exists()
-    assert not multiprocessing.active_children()
+    assert "MkDocs build of 'zh' stopped (exit 5)" in _failed(project, tmp_path / "site")
 
 
 def test_a_language_that_fails_to_render_stops_its_builder(
@@ -92,11 +112,7 @@ def test_a_language_that_fails_to_render_stops_its_builder(
         return real(self, lang)
 
     monkeypatch.setattr(Renderer, "pages_of_all_games", fails)
-    with pytest.raises(BuildError) as raised:
-        build_module.build(project, site_dir=tmp_path / "site", clean=True)
-    assert "en: the home page cannot be rendered" in str(raised.value)
-    assert not (tmp_path / "site").exists()
-    assert not multiprocessing.active_children()
+    assert "en: the home page cannot be rendered" in _failed(project, tmp_path / "site")
 
 
 def _rendered(sender: Any, kb: int) -> None:

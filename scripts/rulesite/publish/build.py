@@ -304,9 +304,7 @@ def render_and_build(
             pieces=pieces,
             given=given.get(language.lang),
             helps=helps.get(language.lang, ()),
-            builder=builders[language.lang].settings
-            if built and language.lang in builders
-            else None,
+            builder=builders[language.lang].settings if language.lang in builders else None,
         )
         jobs.append((language.lang, workers.render_and_build, (job,)))
     listener = _Shown(shown, [lang for lang, _, _ in jobs], early.start if early else None)

@@ -25,24 +25,21 @@ from typing import Any
 
 from rulesite.catalog import load_site
 from rulesite.engine import bytecode
+from rulesite.engine.projects import load_base_config
 from rulesite.engine.search_terms import use_cache_root, warm_up
 from rulesite.errors import RulesiteError
 from rulesite.forked import context, die_with_parent
 from rulesite.project import Project
 from rulesite.publish.language_build import LanguageBuild, Outcome, build_and_report, peak_kb
 
-WARM_MODULES = (
+ENGINE_MODULES = (
     "mkdocs.commands.build",
     "mkdocs.config.defaults",
     "material.plugins.search.plugin",
-    "markdown.extensions.md_in_html",
-    "markdown.extensions.tables",
-    "markdown.extensions.toc",
-    "markdown.extensions.attr_list",
     "rulesite.engine.plugin",
 )
-"""What every language's MkDocs build imports (the theme, its search, the extensions the
-generated projects use, the ``rulesite`` plugin): imported while the build process checks."""
+"""What every language's MkDocs build imports besides the project's Markdown extensions (the
+engine, the theme's search, the ``rulesite`` plugin)."""
 WARM_GAMES = 400
 """Below this many game files, a builder loads what its build needs while the catalog is
 checked; from it on, once handed its build (as a fresh interpreter does): with a big
@@ -86,15 +83,29 @@ def early(project: Project, languages: tuple[str, ...] | None, games: int) -> di
         for language in site.languages
         if languages is None or language.code in languages
     }
-    return start_builders(chosen, project.root / ".cache", warm=games < WARM_GAMES)
+    warm = (*ENGINE_MODULES, *_extension_modules(project)) if games < WARM_GAMES else None
+    return start_builders(chosen, project.root / ".cache", warm)
+
+
+def _extension_modules(project: Project) -> tuple[str, ...]:
+    """The modules of the Markdown extensions ``mkdocs.yml`` names (every generated project
+    has them): ``toc`` is ``markdown.extensions.toc``, ``pymdownx.details`` its own name."""
+    try:
+        named = load_base_config(project).get("markdown_extensions") or []
+    except RulesiteError:  # the build reports it
+        return ()
+    names = [next(iter(entry), "") if isinstance(entry, dict) else entry for entry in named]
+    modules = [str(name).partition(":")[0] for name in names if name]
+    return tuple(name if "." in name else f"markdown.extensions.{name}" for name in modules)
 
 
 def start_builders(
-    languages: dict[str, bool], cache_root: Path | None, warm: bool = True
+    languages: dict[str, bool], cache_root: Path | None, warm: tuple[str, ...] | None
 ) -> dict[str, Builder]:
     """A builder for each language code of ``languages`` (True: its search splits words with
-    jieba), using the project's cache folder ``cache_root``; ``warm``: each loads what its
-    build needs at once, not once handed its build."""
+    jieba), using the project's cache folder ``cache_root``. With ``warm``, each imports those
+    modules (and loads jieba where its language needs it) at once; with None, MkDocs loads
+    what it needs once the builder is handed its build."""
     ctx = context()
     builders = {}
     # A builder never collects the objects that exist now: it would touch (and so copy) every
@@ -103,19 +114,22 @@ def start_builders(
     gc.freeze()
     try:
         for lang, jieba in languages.items():
-            builders[lang] = _start(ctx, lang, jieba and warm, cache_root, warm)
+            modules = warm or ()
+            builders[lang] = _start(ctx, lang, jieba and warm is not None, modules, cache_root)
     finally:
         if not frozen_by_caller:
             gc.unfreeze()
     return builders
 
 
-def _start(ctx: Any, lang: str, jieba: bool, cache_root: Path | None, warm: bool) -> Builder:
+def _start(
+    ctx: Any, lang: str, jieba: bool, modules: tuple[str, ...], cache_root: Path | None
+) -> Builder:
     settings_receiver, settings_sender = ctx.Pipe(duplex=False)
     outcome_receiver, outcome_sender = ctx.Pipe(duplex=False)
     process = ctx.Process(
         target=_wait_and_build,
-        args=(settings_receiver, outcome_sender, jieba, cache_root, warm),
+        args=(settings_receiver, outcome_sender, jieba, modules, cache_root),
         daemon=True,
         name=f"rulesite-build-{lang}",
     )
@@ -126,17 +140,21 @@ def _start(ctx: Any, lang: str, jieba: bool, cache_root: Path | None, warm: bool
 
 
 def _wait_and_build(
-    settings: Connection, sender: Connection, jieba: bool, cache_root: Path | None, warm: bool
+    settings: Connection,
+    sender: Connection,
+    jieba: bool,
+    modules: tuple[str, ...],
+    cache_root: Path | None,
 ) -> None:
-    """The builder: load what MkDocs needs (``warm``; else MkDocs loads it as it builds), wait
-    for the settings, build."""
+    """The builder: load jieba (``jieba``) and import ``modules`` (MkDocs loads the rest as it
+    builds), wait for the settings, build."""
     die_with_parent()
     if cache_root is not None:
         bytecode.use(cache_root)
         use_cache_root(cache_root)
     if jieba:
         warm_up()
-    for name in WARM_MODULES if warm else ():
+    for name in modules:
         with contextlib.suppress(ImportError):  # a module a later version moved: MkDocs says
             importlib.import_module(name)
     try:

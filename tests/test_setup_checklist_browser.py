@@ -16,7 +16,7 @@ from rulesite.engine.projects import site_path
 from rulesite.model import Game
 from rulesite.project import Project
 from tests.helpers import PHONE, REAL
-from tests.test_accessibility import axe_options, scheme_rules
+from tests.test_accessibility import axe_options, scheme_rules, settled
 
 pytestmark = pytest.mark.browser
 
@@ -244,6 +244,7 @@ def test_axe_finds_nothing_serious_with_the_checklist_open(
     shared_phone.goto(rules_url(site_url, lang, game))
     checklist = open_checklist(shared_phone)
     visible_steps(checklist).first.locator("input").check()
+    settled(shared_phone)  # the colours as they end up, not halfway through a transition
     # In the dark scheme only the rules about colour, and on one game: the scheme changes
     # colours, not markup (as test_accessibility.py checks it); every game's markup is checked
     # in the light one.

@@ -286,10 +286,11 @@ class BuildCache:
             _sync_folder(self.root)
 
     def empty(self) -> None:
-        """Forget, then remove everything the cache holds."""
+        """Forget, then remove everything the cache holds: its trees go to the trash, which the
+        build's swap empties once the new site is written (``site_folder.discard``'s ``later``)."""
         self.forget()
         held = [self.root / top for top in (CONTENT, SITES)]
-        discard([folder for folder in held if folder.exists()], self.trash)
+        discard([folder for folder in held if folder.exists()], self.trash, later=True)
         for top in (CONTENT, SITES):
             shutil.rmtree(self.root / top, ignore_errors=True)
         (self.root / EXPORT).unlink(missing_ok=True)

@@ -93,6 +93,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--keep", type=Path, help="keep the projects in DIR/<count>-games/")
     parser.add_argument("--repeat", type=_positive, default=1, help="builds per count; best kept")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=30.0,
+        help="seconds to wait before each timed build, after the last one's removals (default 30)",
+    )
     parser.add_argument("--seed", type=int, default=corpus.DEFAULT_SEED, help="text generator")
     parser.add_argument(
         "--search", action="store_true", help="time the first search in Chromium (bench/search.py)"
@@ -132,6 +138,7 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
     builds, bares = [], []
     for attempt in range(args.repeat):
         of = f" ({attempt + 1}/{args.repeat})" if args.repeat > 1 else ""
+        measure.settle(project, args.settle, say)
         say(f"building {count} games with rulesite{of}…")
         builds.append(measure.rulesite_build(project, say))
         build = builds[-1]
@@ -140,14 +147,17 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         )
         if attempt == 0:
             configs = measure.prepare_bare(project, folder / "bare")
+        measure.settle(project, args.settle, say)
         say(f"building the same Markdown with bare MkDocs + Material + search{of}…")
         one_by_one = measure.bare_mkdocs(configs, say)
         say(f"  {figure(one_by_one.total)} s ({per_language(one_by_one.language_seconds)})")
+        measure.settle(project, args.settle, say)
         say(f"building it again with bare MkDocs, every language at once{of}…")
         parallel = measure.bare_mkdocs_parallel(configs)
         bares.append(dataclasses.replace(one_by_one, parallel=parallel))
         say(f"  {figure(parallel)} s")
     slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
+    measure.settle(project, args.settle, say)
     say(f"building {count} games again after an edit to {slug}'s FAQ (from the build cache)…")
     again = measure.incremental_build(project, slug, say)
     clean = min(build.seconds for build in builds)

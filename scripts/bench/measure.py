@@ -32,6 +32,7 @@ from bench.corpus import game_yaml
 from bench.languages import BY_CODE, LANGUAGES, site_folder
 from bench.memory import TreeMemory
 from rulesite.project import Project
+from rulesite.publish import build_cache
 
 SCRIPTS = Path(__file__).resolve().parents[1]
 BARE_EXTENSIONS = ["attr_list", "md_in_html", "tables", "toc"]
@@ -188,6 +189,23 @@ def prepare_bare(project: Project, scratch: Path) -> dict[str, Path]:
         path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), "utf-8")
         configs[lang] = path
     return configs
+
+
+def settle(project: Project, seconds: float, say: Say) -> None:
+    """Before a timed build: wait until the last build's trash is removed (the process that
+    removes it runs on after ``rulesite build`` exits), then ``seconds`` more. On ext4 without a
+    journal (this project's benchmark machine) the system will not reuse an inode freed in the
+    last half minute, and every file created scans past each one: a build started just after
+    another removed thousands of files pays for that removal (rulesite's clean build at 100
+    games measured 6 CPU s of system time back to back, 1.5 s after a pause). Waiting lets each
+    build pay only for what it removes itself, whichever ran before it."""
+    trash = project.root / build_cache.CACHE_DIR / build_cache.TRASH
+    deadline = time.monotonic() + 300
+    while trash.is_dir() and any(trash.iterdir()) and time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS * 4)
+    if seconds > 0:
+        say(f"  letting the file system settle for {seconds:g} s…")
+        time.sleep(seconds)
 
 
 def bare_mkdocs(configs: dict[str, Path], say: Say) -> BareTiming:

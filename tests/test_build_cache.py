@@ -29,7 +29,7 @@ from rulesite.project import Project
 from rulesite.publish import build_cache, marker
 from rulesite.publish.build import build
 from rulesite.publish.progress import Progress
-from tests.helpers import good_game_text, make_project, other_game, tree_digest
+from tests.helpers import good_game_text, make_project, other_game, poll_until, tree_digest
 
 GAME = "data/games/mini-game.yaml"
 
@@ -45,6 +45,10 @@ class Session:
     def cache(self) -> Path:
         return self.project.root / build_cache.CACHE_DIR
 
+    def trash_emptied(self) -> bool:
+        trash = self.cache / build_cache.TRASH
+        return not trash.is_dir() or not any(trash.iterdir())
+
     def edit(self, relative: str, old: str, new: str) -> None:
         path = self.project.root / relative
         text = path.read_text("utf-8")
@@ -59,8 +63,10 @@ class Session:
         build(self.project, progress=Progress(shown, tty=False), clean=clean)
         kept = json.loads((self.cache / build_cache.MANIFEST).read_bytes())["files"]
         assert kept == build_cache.BuildCache(self.project).stats()
-        # The replaced trees went to the cache's trash: nothing is left beside site/.
+        # The replaced trees went to the cache's trash: nothing is left beside site/; and the
+        # trash is emptied (by a process of its own, once the build published its site).
         assert sorted(self.project.root.glob(".rulesite-*")) == []
+        poll_until(self.trash_emptied, "the cache's trash was never emptied", 60)
         # The marker lists what the site holds (an incremental build lists what it linked).
         files, strays = marker.site_files(self.project.site_dir)
         assert strays == []

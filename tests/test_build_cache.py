@@ -46,7 +46,7 @@ class Session:
         return self.project.root / build_cache.CACHE_DIR
 
     def trash_emptied(self) -> bool:
-        trash = self.cache / build_cache.TRASH
+        trash = build_cache.BuildCache(self.project).trash
         return not trash.is_dir() or not any(trash.iterdir())
 
     def edit(self, relative: str, old: str, new: str) -> None:

@@ -42,6 +42,8 @@ READY_SECONDS = 1800.0
 EDIT_SECONDS = 120.0
 """How long one edit may take to show before it counts as "did not update"."""
 POLL_SECONDS = 0.05
+TRASH_SECONDS = 300.0
+"""How long ``settle`` waits for the last build's trash to be removed before it goes on."""
 HEARTBEAT_SECONDS = 30.0
 """A progress line this often during a long step."""
 QUIET_SECONDS = 1.0
@@ -199,9 +201,12 @@ def settle(project: Project, seconds: float, say: Say) -> None:
     another removed thousands of files pays for that removal (rulesite's clean build at 100
     games measured 6 CPU s of system time back to back, 1.5 s after a pause). Waiting lets each
     build pay only for what it removes itself, whichever ran before it."""
-    trash = project.root / build_cache.CACHE_DIR / build_cache.TRASH
-    deadline = time.monotonic() + 300
-    while trash.is_dir() and any(trash.iterdir()) and time.monotonic() < deadline:
+    trash = build_cache.BuildCache(project).trash
+    deadline = time.monotonic() + TRASH_SECONDS
+    while trash.is_dir() and any(trash.iterdir()):
+        if time.monotonic() > deadline:
+            say(f"  the last build's trash was still there after {TRASH_SECONDS:.0f} s; going on")
+            break
         time.sleep(POLL_SECONDS * 4)
     if seconds > 0:
         say(f"  letting the file system settle for {seconds:g} s…")

@@ -96,8 +96,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--settle",
         type=float,
-        default=30.0,
-        help="seconds to wait before each timed build, after the last one's removals (default 30)",
+        default=45.0,
+        help="seconds to wait before each timed build, after the last one's removals (default 45)",
     )
     parser.add_argument("--seed", type=int, default=corpus.DEFAULT_SEED, help="text generator")
     parser.add_argument(

@@ -45,10 +45,6 @@ class Session:
     def cache(self) -> Path:
         return self.project.root / build_cache.CACHE_DIR
 
-    def trash_emptied(self) -> bool:
-        trash = build_cache.BuildCache(self.project).trash
-        return not trash.is_dir() or not any(trash.iterdir())
-
     def edit(self, relative: str, old: str, new: str) -> None:
         path = self.project.root / relative
         text = path.read_text("utf-8")
@@ -66,7 +62,11 @@ class Session:
         # The replaced trees went to the cache's trash: nothing is left beside site/; and the
         # trash is emptied (by a process of its own, once the build published its site).
         assert sorted(self.project.root.glob(".rulesite-*")) == []
-        poll_until(self.trash_emptied, "the cache's trash was never emptied", 60)
+        poll_until(
+            build_cache.BuildCache(self.project).trash_emptied,
+            "the cache's trash was never emptied",
+            60,
+        )
         # The marker lists what the site holds (an incremental build lists what it linked).
         files, strays = marker.site_files(self.project.site_dir)
         assert strays == []

@@ -196,16 +196,16 @@ def prepare_bare(project: Project, scratch: Path) -> dict[str, Path]:
 def settle(project: Project, seconds: float, say: Say) -> None:
     """Before a timed build: wait until the last build's trash is removed (the process that
     removes it runs on after ``rulesite build`` exits), then ``seconds`` more. On ext4 without a
-    journal (this project's benchmark machine) the system will not reuse an inode freed until
-    the block that records it has been written back (dirty blocks go after 30 s), and every
-    file created scans past each such inode: a build started just after another removed
+    journal (this project's benchmark machine) the system will not reuse an inode freed shortly
+    before (measured here: still 30 s after, no longer 45 s after), and every file created
+    scans past each such inode: a build started just after another removed
     thousands of files pays for that removal (rulesite's clean build at 100 games measured 6 CPU
     s of system time back to back, 1.5 s after a pause; creating 1,600 small files took 0.55 CPU
     s 30 s after 13,000 were removed, 0.04 s after 45 s). Waiting lets each build pay only for
     what it removes itself, whichever ran before it."""
-    trash = build_cache.BuildCache(project).trash
+    cache = build_cache.BuildCache(project)
     deadline = time.monotonic() + TRASH_SECONDS
-    while trash.is_dir() and any(trash.iterdir()):
+    while not cache.trash_emptied():
         if time.monotonic() > deadline:
             say(f"  the last build's trash was still there after {TRASH_SECONDS:.0f} s; going on")
             break

@@ -174,6 +174,11 @@ class BuildCache:
         (``site_folder.discard``)."""
         return self.root / TRASH
 
+    def trash_emptied(self) -> bool:
+        """Whether the trash holds nothing: its process removed what the last build put there
+        (it runs on after the build returns)."""
+        return not self.trash.is_dir() or not any(self.trash.iterdir())
+
     def _checked(self) -> Manifest:
         path = self.root / MANIFEST
         try:

@@ -23,6 +23,7 @@ import yaml
 
 from bench import corpus
 from rulesite.catalog import load_site
+from rulesite.engine import plugin as plugin_module
 from rulesite.engine import search_chunks, search_split
 from rulesite.engine import search_words as glossary
 from rulesite.engine.plugin import RulesitePlugin
@@ -247,7 +248,8 @@ def plugin_with(options: dict[str, Any], tmp_path: Path) -> RulesitePlugin:
 
 
 def context_of(plugin: RulesitePlugin, url: str) -> dict[str, Any]:
-    return plugin.on_page_context({}, page=SimpleNamespace(url=url), config={}, nav=None)
+    page = SimpleNamespace(url=url, content="<p>text</p>", toc=[], meta={}, title="A page")
+    return plugin.on_page_context({}, page=page, config={}, nav=None)
 
 
 def test_game_pages_name_their_shard_for_the_theme(tmp_path: Path) -> None:
@@ -266,7 +268,12 @@ def test_game_pages_name_their_shard_for_the_theme(tmp_path: Path) -> None:
     assert off == {"rulesite_search_chunks": False}
 
 
-def test_the_plugin_splits_after_material_wrote_the_index(tmp_path: Path) -> None:
+def test_the_plugin_splits_after_material_wrote_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The index as Material's search plugin writes it when it indexes every page (the plugin's
+    # own entries are Material's, tests/test_search_sections.py).
+    monkeypatch.setattr(plugin_module, "OWN_SECTIONS", False)
     synonyms = tmp_path / "synonyms.json"
     synonyms.write_text(json.dumps(WORDS.to_json(), ensure_ascii=False), encoding="utf-8")
     plugin = plugin_with({"split_search": True, "search_synonyms": "synonyms.json"}, tmp_path)

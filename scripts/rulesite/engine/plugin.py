@@ -29,7 +29,9 @@ import json
 import logging
 import threading
 from pathlib import Path
+from typing import Any
 
+import jieba
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
@@ -42,6 +44,7 @@ from rulesite.engine import (
     progress,
     search_chunks,
     search_pieces,
+    search_sections,
     search_split,
     sitemap,
 )
@@ -53,6 +56,9 @@ log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 FREE_PAGES = True
 """Drop each page's Markdown once converted and its HTML once written (memory; a test builds
 with it off and compares)."""
+OWN_SECTIONS = True
+"""Index the pages here (``engine/search_sections.py``: Material's entries, made faster) and
+tell Material's search plugin to skip them (a test builds with it off and compares)."""
 KEEP_PIECES = False
 """Keep the search pieces (``engine/search_pieces.py``) in every build, as under ``serve``: a
 build that keeps a cache for the next one sets it in its language processes
@@ -95,6 +101,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._written: set[str] = set()
         self._built = offline.BuiltPages()
         self._language: str | None = None
+        self._indexed: dict[str, list[dict[str, Any]] | None] = {}
+        self._hidden: dict[str, Any] = {}
+        self._segment = search_sections.Segmenter(jieba.cut)
 
     def on_startup(self, *, command, dirty) -> None:
         # Under `serve`, builds may be dirty: the plugin keeps the search pieces for them; so
@@ -117,6 +126,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._games = set()
         self._written = set()
         self._built = offline.BuiltPages()
+        self._indexed = {}
+        # jieba's dictionary may have changed since the last build (a preview's new terms).
+        self._segment = search_sections.Segmenter(jieba.cut)
 
     def on_files(self, files, *, config):
         # MkDocs converts every page before writing any: count both (engine/progress.py).
@@ -140,7 +152,10 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             env.bytecode_cache = bytecode.cache("theme")
         return env
 
+    @event_priority(50)  # before Material's search reads the page (priority 0)
     def on_page_context(self, context, *, page, config, nav):
+        if OWN_SECTIONS and self.config.split_search and not self.config.defer:
+            self._index(page)
         # Every page points the theme's search at the chunked index's worker; a game's pages
         # name the game's shard (saved with it for offline reading, searched offline).
         context["rulesite_search_chunks"] = self.config.split_search
@@ -151,6 +166,21 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         if self._epoch is not None:
             build_date.dated_context(context, self._epoch)
         return context
+
+    def _index(self, page) -> None:
+        """The page's search entries, made here; Material's search then skips the page (its
+        documented ``search: exclude``), unless it holds HTML only Material reads exactly."""
+        try:
+            made = search_sections.entries(
+                page.content or "", page.url, page.toc, page.meta, page.title, self._segment
+            )
+        except search_sections.Unread as why:
+            log.debug("search: %s is left to Material's search (%s)", page.url or "/", why)
+            self._indexed[page.url] = None
+            return
+        self._indexed[page.url] = made
+        self._hidden[page.url] = page.meta.get("search")
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
 
     def on_template_context(self, context, *, template_name, config):
         if self._epoch is not None:
@@ -170,6 +200,12 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     @event_priority(-100)  # after any plugin that still changes the page
     def on_post_page(self, output, *, page, config):
         # What the page loads, from the page MkDocs hands over, for the offline lists.
+        if page.url in self._hidden:  # as the page's front matter has it (see _index)
+            hidden = self._hidden.pop(page.url)
+            if hidden is None:
+                page.meta.pop("search", None)
+            else:
+                page.meta["search"] = hidden
         if self.config.offline:
             offline.note_page(self._built, page, output)
         progress.page_done()
@@ -201,7 +237,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         if not index_file.is_file():
             log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
             return
-        index = json.loads(index_file.read_text(encoding="utf-8"))
+        index = self._whole_entries(json.loads(index_file.read_text(encoding="utf-8")))
         if self._pieces:  # a dirty build indexed only the pages it wrote
             index = search_pieces.whole_index(index, site_dir, self._page_urls, self._written)
         synonyms = self.config.search_synonyms
@@ -235,3 +271,16 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             shards()
             chunks()
         log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))
+
+    def _whole_entries(self, index: dict[str, Any]) -> dict[str, Any]:
+        """Material's ``index`` with the entries made here, page by page in the build's order
+        (the order in which Material's plugin would have indexed them)."""
+        if not self._indexed:
+            return index
+        left: dict[str, list[Any]] = {}
+        for doc in index["docs"]:  # the pages left to Material's plugin
+            left.setdefault(search_pieces.page_of(doc["location"]), []).append(doc)
+        docs = []
+        for url, made in self._indexed.items():
+            docs.extend(left.get(url, []) if made is None else made)
+        return {**index, "docs": docs}

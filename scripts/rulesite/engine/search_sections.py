@@ -170,7 +170,7 @@ class _Reader:
         if tag in KEEP and self.skip.isdisjoint(self.open):
             pieces = self._pieces(section)
             opened = pieces.index(f"<{tag}>")
-            if all(piece.isspace() for piece in pieces[opened + 1 :]):
+            if _blank_from(pieces, opened + 1):
                 del pieces[opened:]  # an element with nothing in it leaves nothing
             else:
                 pieces.append(f"</{tag}>")
@@ -198,6 +198,12 @@ class _Reader:
 
     def _pieces(self, section: Section) -> list[str]:
         return section.title if section.tag in self.open else section.text
+
+
+def _blank_from(pieces: list[str], start: int) -> bool:
+    """Whether every piece from ``start`` on is white space (looked at up to the first that is
+    not: a long section's pieces are not copied at each closing tag)."""
+    return not any(not pieces[at].isspace() for at in range(start, len(pieces)))
 
 
 def sections(page_html: str) -> list[Section]:

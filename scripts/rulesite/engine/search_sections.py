@@ -200,6 +200,11 @@ class _Reader:
         return section.title if section.tag in self.open else section.text
 
 
+def _decoded(text: str) -> str:
+    """Text between tags with its character references decoded, as ``html.parser`` hands it."""
+    return html.unescape(text) if "&" in text else text
+
+
 def _blank_from(pieces: list[str], start: int) -> bool:
     """Whether every piece from ``start`` on is white space (looked at up to the first that is
     not: a long section's pieces are not copied at each closing tag)."""
@@ -213,17 +218,17 @@ def sections(page_html: str) -> list[Section]:
     at = 0
     while (match := _TOKENS.search(page_html, at)) is not None:
         if match.start() > at:
-            reader.data(html.unescape(page_html[at : match.start()]))
+            reader.data(_decoded(page_html[at : match.start()]))
         at = match.end()
-        if match.group("lt") is not None:
-            raise Unread("a comment, a declaration or a < that starts no plain tag")
-        end = match.group("end")
+        start, attrs, close, end, other = match.group("start", "attrs", "close", "end", "lt")
         if end is not None:
             reader.end(end.lower())
             continue
-        tag = match.group("start").lower()
-        reader.start(tag, _attributes(match.group("attrs")))
-        if match.group("close"):  # <tag/>: opened and closed at once
+        if other is not None:
+            raise Unread("a comment, a declaration or a < that starts no plain tag")
+        tag = start.lower()
+        reader.start(tag, _attributes(attrs) if attrs else {})
+        if close:  # <tag/>: opened and closed at once
             reader.end(tag)
         elif tag in RAW_TEXT:  # text up to its end tag (never indexed)
             closing = RAW_TEXT[tag].search(page_html, at)
@@ -234,7 +239,7 @@ def sections(page_html: str) -> list[Section]:
             reader.end(tag)
             at = closing.end()
     if at < len(page_html):
-        reader.data(html.unescape(page_html[at:]))
+        reader.data(_decoded(page_html[at:]))
     return reader.sections
 
 

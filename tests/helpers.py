@@ -470,3 +470,14 @@ def tree_digest(folder: Path) -> dict[str, str]:
         for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
+
+
+def rebuilt_copy(project_root: Path, folder: Path) -> dict[str, str]:
+    """The ``tree_digest`` of a clean build of a copy of the project at ``project_root`` (its
+    sources only, ``copy_project``), built in ``folder``: to compare a build made with a switch
+    of the engine off against the run's shared build."""
+    from rulesite.project import Project
+    from rulesite.publish.build import build
+
+    build(Project(copy_project(project_root, folder / "p")), site_dir=folder / "site")
+    return tree_digest(folder / "site")

@@ -85,15 +85,12 @@ def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
     (memory at 1,000 games): titles, the navigation, every page and the offline lists stay the
     same."""
     from rulesite.engine import plugin
-    from rulesite.project import Project
-    from rulesite.publish.build import build
-    from tests.helpers import copy_project, tree_digest
+    from tests.helpers import rebuilt_copy, tree_digest
 
     # Freed: the run's shared build of the real project (tests/conftest.py). Kept: a clean build
     # of a copy of its sources (no build cache: every page goes through MkDocs).
     monkeypatch.setattr(plugin, "FREE_PAGES", False)
-    project = Project(copy_project(real_project.root, tmp_path / "p"))
-    build(project, site_dir=tmp_path / "kept")
-    freed, kept = tree_digest(real_project.site_dir), tree_digest(tmp_path / "kept")
+    kept = rebuilt_copy(real_project.root, tmp_path)
+    freed = tree_digest(real_project.site_dir)
     assert freed == kept
     assert any(name.endswith("rules/index.html") for name in freed)

@@ -127,13 +127,10 @@ def test_indexing_pages_here_changes_no_byte_of_the_site(
     """Indexed here (the run's shared build of the real project) or by Material's search plugin
     (a clean build of a copy of its sources with OWN_SECTIONS off): the same site, search
     chunks, page parts and game shards included."""
-    from rulesite.project import Project
-    from rulesite.publish.build import build
-    from tests.helpers import copy_project, tree_digest
+    from tests.helpers import rebuilt_copy, tree_digest
 
     monkeypatch.setattr(plugin, "OWN_SECTIONS", False)
-    project = Project(copy_project(real_project.root, tmp_path / "p"))
-    build(project, site_dir=tmp_path / "material")
-    here, there = tree_digest(real_project.site_dir), tree_digest(tmp_path / "material")
+    there = rebuilt_copy(real_project.root, tmp_path)
+    here = tree_digest(real_project.site_dir)
     assert here == there
     assert any(name.startswith("search/chunks/") for name in here)

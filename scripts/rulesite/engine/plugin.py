@@ -199,13 +199,13 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
 
     @event_priority(-100)  # after any plugin that still changes the page
     def on_post_page(self, output, *, page, config):
-        # What the page loads, from the page MkDocs hands over, for the offline lists.
         if page.url in self._hidden:  # as the page's front matter has it (see _index)
             hidden = self._hidden.pop(page.url)
             if hidden is None:
                 page.meta.pop("search", None)
             else:
                 page.meta["search"] = hidden
+        # What the page loads, from the page MkDocs hands over, for the offline lists.
         if self.config.offline:
             offline.note_page(self._built, page, output)
         progress.page_done()
@@ -277,9 +277,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         (the order in which Material's plugin would have indexed them)."""
         if not self._indexed:
             return index
-        left: dict[str, list[Any]] = {}
-        for doc in index["docs"]:  # the pages left to Material's plugin
-            left.setdefault(search_pieces.page_of(doc["location"]), []).append(doc)
+        left = search_pieces.by_page(index["docs"])  # the pages left to Material's plugin
         docs = []
         for url, made in self._indexed.items():
             docs.extend(left.get(url, []) if made is None else made)

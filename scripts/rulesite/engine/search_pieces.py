@@ -30,15 +30,21 @@ def page_of(location: str) -> str:
     return location.partition("#")[0]
 
 
+def by_page(docs: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Index entries by the URL of their page, each page's in their order."""
+    pages: dict[str, list[dict[str, Any]]] = {}
+    for doc in docs:
+        pages.setdefault(page_of(doc["location"]), []).append(doc)
+    return pages
+
+
 def whole_index(
     index: dict[str, Any], site_dir: Path, page_urls: Iterable[str], written: set[str]
 ) -> dict[str, Any]:
     """Material's ``index`` of the pages ``written`` this build, completed with the kept pieces
     of every other page in ``page_urls`` (the build's pages, in build order); the pieces are
     then updated for the next build."""
-    fresh: dict[str, list[Any]] = {}
-    for doc in index["docs"]:
-        fresh.setdefault(page_of(doc["location"]), []).append(doc)
+    fresh = by_page(index["docs"])
     kept = _read(site_dir / PIECES)
     pages: dict[str, list[Any]] = {}
     for url in page_urls:

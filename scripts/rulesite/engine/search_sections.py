@@ -1,4 +1,4 @@
-"""A page's search entries, exactly as Material's search plugin makes them, at a third of the cost.
+"""A page's search entries, exactly as Material's search plugin makes them, at half the cost.
 
 Material's search plugin (``material/search``) cuts each page's HTML into sections (a heading
 with an ``id`` and what follows it) with Python's ``html.parser`` and segments Chinese with
@@ -12,9 +12,9 @@ page instead of a parser's call per tag, and each run of Chinese characters segm
 build (a glossary term or a question recurs on several pages). The plugin
 (``engine/plugin.py``) indexes a page here and tells Material's plugin to skip it through the
 page's ``search: exclude`` front matter, Material's documented way to leave a page out. A page
-with anything this module does not read exactly as ``html.parser`` does (a comment, a script or
-style element, a ``<`` that starts no plain tag, an entity in an attribute it reads) is left to
-Material's plugin, so every page's entries are Material's, byte for byte
+with anything this module does not read exactly as ``html.parser`` does (a comment, a
+declaration, a ``<`` that starts no plain tag, a script or style element that never ends) is
+left to Material's plugin, so every page's entries are Material's, byte for byte
 (``tests/test_search_sections.py`` compares both on every page of the real site, and builds with
 this module and without it).
 
@@ -76,7 +76,8 @@ _ATTRS = re.compile(_ATTRIBUTE)
 RAW_TEXT = {
     tag: re.compile(rf"</{_SPACE}*{tag}{_SPACE}*>", re.IGNORECASE) for tag in ("script", "style")
 }
-"""Elements whose content is text up to their end tag, and where it is (``html.parser``'s)."""
+"""Elements whose content is raw text up to their end tag: where that end is, as
+``html.parser`` finds it."""
 READ_VALUES = frozenset(("id", "class"))
 """The only attributes whose values matter here (a heading's id, a permalink's class)."""
 _HAN = bre.compile_search(r"(\p{script: Han}+)", bre.UNICODE)

@@ -142,3 +142,32 @@ def test_the_plain_line_shortcut_agrees_with_markdown(text: str) -> None:
     if markup._PLAIN_LINE.fullmatch(text):
         markup._MD.reset()
         assert markup._to_html.__wrapped__(text) == markup._MD.convert(text)
+
+
+TEXT_PIECES = st.lists(
+    st.sampled_from(
+        [
+            *"ab 中文&;#x>\n\r\t\u2028\x85\x0b*_`",
+            *("&amp;", "&lt;", "&#38;", "&#x4e2d;", "&nbsp;"),
+            *("&am", "&bogus;", "&#", "&#xZZ;", "&ampx"),
+        ]
+    ),
+    max_size=30,
+).map("".join)
+"""Text with character references, whole, cut short and made up, and line breaks of each kind."""
+
+
+@given(st.one_of(st.text(max_size=80), TEXT_PIECES))
+def test_text_without_tags_is_made_inert_as_the_parser_would(text: str) -> None:
+    text = text.replace("<", "")  # the shortcut is for text without tags
+    serializer = markup._InertSerializer()
+    serializer.feed(text)
+    serializer.close()
+    assert markup._make_inert(text) == "".join(serializer.parts)
+
+
+@given(st.one_of(st.text(max_size=80), TEXT_PIECES))
+def test_one_line_folds_every_line_break_and_trims(text: str) -> None:
+    folded = markup.one_line(text)
+    assert folded == folded.strip() and not any(c in folded for c in "\n\r\x0b\x0c\x85\u2028\u2029")
+    assert folded.split() == text.split()  # only white space changed

@@ -211,6 +211,8 @@ def link(text: Markup, url: object) -> Markup:
 
 def one_line(value: str) -> str:
     """``value`` with its line breaks (and the spaces around them) folded into single spaces."""
+    if value.isprintable():  # no line break of any kind (each is unprintable): most texts
+        return value.strip()
     # splitlines() knows every line break (\r, \x0b, U+2028...), as Markdown's reader does.
     return re.sub(r"\s*\n\s*", " ", "\n".join(value.splitlines())).strip()
 
@@ -282,6 +284,10 @@ def attribute_value(value: str) -> str:
 
 
 def _make_inert(clean_html: str) -> Markup:
+    if "<" not in clean_html:
+        # Text alone (most titles, names and labels): the parser would hand all of it to
+        # handle_data in one piece, its character references decoded.
+        return inert_text(html.unescape(clean_html) if "&" in clean_html else clean_html)
     serializer = _InertSerializer()
     serializer.feed(clean_html)
     serializer.close()

@@ -4,6 +4,7 @@ work runs here."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -27,6 +28,12 @@ def test_work_in_a_process_of_its_own_answers_with_its_value_after_meanwhile_ran
     assert answer[0] != parent  # it ran elsewhere
     assert answer[1] == {"key": b"\x00bytes"}
     assert ran == ["meanwhile"]
+
+
+def test_work_in_a_process_of_its_own_collects_seldom_and_leaves_this_one_as_it_was() -> None:
+    before = gc.get_threshold()
+    assert forked.in_process(gc.get_threshold, lambda: None) == forked.COLLECTOR_THRESHOLDS
+    assert gc.get_threshold() == before != forked.COLLECTOR_THRESHOLDS
 
 
 def test_work_runs_here_where_processes_are_not_forked(monkeypatch) -> None:

@@ -8,6 +8,7 @@ every stage that forks.
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import pickle
@@ -51,6 +52,7 @@ def in_process(
         try:
             os.close(reader)
             die_with_parent()
+            collect_seldom()
             _answer(writer, work)
             code = 0
         finally:
@@ -97,6 +99,20 @@ def _answer(writer: int, work: Callable[[], Any]) -> None:
         data = pickle.dumps(("raised", error))
     with os.fdopen(writer, "wb") as answer:
         answer.write(data)
+
+
+COLLECTOR_THRESHOLDS = (50_000, 20, 100)
+"""The cycle collector's thresholds in a build's own processes (Python's: 700, 10, 10)."""
+
+
+def collect_seldom() -> None:
+    """In a process of a build's own (a language's, a share of its work): run the cycle
+    collector after 50,000 new objects instead of 700. Such a process makes millions of objects
+    (pages, trees, search entries) and frees almost all of them by their counts; each pass
+    still walked the young ones. At 100 games the build's processes spent about 1.1 CPU s in
+    passes, 0.55 s with these thresholds (``gc.callbacks``); what they leave unfreed between
+    passes is a few megabytes at most."""
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
 def die_with_parent() -> None:

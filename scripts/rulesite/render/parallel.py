@@ -22,7 +22,7 @@ import sys
 from multiprocessing.connection import Connection
 
 from rulesite.catalog import Catalog
-from rulesite.forked import die_with_parent
+from rulesite.forked import collect_seldom, die_with_parent
 from rulesite.pages import registry
 from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
@@ -128,6 +128,7 @@ def _render_language(
     """Child process: render ``lang``'s pages of the games ``slugs`` and the pages across games
     ``site_paths``, and send them; send None if rendering fails (the parent renders again)."""
     die_with_parent()
+    collect_seldom()
     try:
         games = {
             game.slug: renderer.game_pages(game, lang)

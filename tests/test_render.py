@@ -11,9 +11,15 @@ from rulesite.catalog import load_catalog
 from rulesite.check.labels import LABEL_PLACEHOLDERS, SINGULAR
 from rulesite.errors import BuildError
 from rulesite.project import Project
-from rulesite.render.renderer import Labels, format_range, join_sentences, render_pages
+from rulesite.render.renderer import (
+    Labels,
+    format_range,
+    join_sentences,
+    make_environment,
+    render_pages,
+)
 from tests.golden import GOLDEN, rendered_fixture_pages
-from tests.helpers import good_game_text, make_project
+from tests.helpers import REAL, good_game_text, make_project
 
 PAGES = rendered_fixture_pages()
 
@@ -123,3 +129,25 @@ def test_a_count_of_one_takes_the_singular(key: str) -> None:
         assert str(t(base, **two)) == markup.fill(REAL_SITE.labels[base].get(lang), two)
     english = Labels(REAL_SITE, "en")
     assert str(english(base, **values)) != markup.fill(REAL_SITE.labels[base].get("en"), values)
+
+
+def test_calls_in_templates_get_a_context_only_when_they_ask_for_one() -> None:
+    import jinja2
+
+    env = make_environment(Project(REAL))
+    title = load_catalog(Project(REAL)).games[0].title
+    source = (
+        "{{ wants() }}|{% for i in [1, 2] %}{{ title.get('en') }}{{ t.raw('page_rules') }}"
+        "{{ plain(i) }}{{ wants() }}{{ d.get(i) }}{% endfor %}|{{ t('page_rules') }}"
+    )
+    shown = env.from_string(source).render(
+        wants=jinja2.pass_context(lambda context: context["x"]),
+        x="X",
+        title=title,
+        t=Labels(REAL_SITE, "en"),
+        plain=lambda i: i * 10,
+        d={1: "one", 2: "two"},
+    )
+    name, label = title.get("en"), REAL_SITE.labels["page_rules"].get("en")
+    row = f"{markup.inert_text(name)}{label}"
+    assert shown == f"X|{row}10Xone{row}20Xtwo|{markup.fill(label, {})}"

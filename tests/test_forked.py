@@ -36,6 +36,14 @@ def test_work_in_a_process_of_its_own_collects_seldom_and_leaves_this_one_as_it_
     assert gc.get_threshold() == before != forked.COLLECTOR_THRESHOLDS
 
 
+def test_collecting_seldom_ends_with_the_thresholds_it_began_with() -> None:
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError), forked.collecting_seldom():
+        assert gc.get_threshold() == forked.COLLECTOR_THRESHOLDS
+        raise RuntimeError("rendering failed")
+    assert gc.get_threshold() == before
+
+
 def test_work_runs_here_where_processes_are_not_forked(monkeypatch) -> None:
     import multiprocessing
 

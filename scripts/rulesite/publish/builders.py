@@ -28,7 +28,7 @@ from rulesite.engine import bytecode
 from rulesite.engine.projects import load_base_config
 from rulesite.engine.search_terms import use_cache_root, warm_up
 from rulesite.errors import RulesiteError
-from rulesite.forked import collect_seldom, context, die_with_parent
+from rulesite.forked import context, die_with_parent
 from rulesite.project import Project
 from rulesite.publish.language_build import LanguageBuild, Outcome, build_and_report, peak_kb
 
@@ -149,7 +149,6 @@ def _wait_and_build(
     """The builder: load jieba (``jieba``) and import ``modules`` (MkDocs loads the rest as it
     builds), wait for the settings, build."""
     die_with_parent()
-    collect_seldom()
     if cache_root is not None:
         bytecode.use(cache_root)
         use_cache_root(cache_root)

@@ -30,7 +30,7 @@ from rulesite.engine import bytecode
 from rulesite.engine import progress as page_progress
 from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import BuildError
-from rulesite.forked import collect_seldom, die_with_parent
+from rulesite.forked import die_with_parent
 from rulesite.publish.mkdocs_run import run_mkdocs
 from rulesite.terminal import printable
 
@@ -160,7 +160,6 @@ def exec_fresh(sender: Connection, build: LanguageBuild) -> NoReturn:
 def main(argv: list[str]) -> int:
     """The fresh interpreter: ``<pipe descriptor> <LanguageBuild as JSON>``."""
     die_with_parent()
-    collect_seldom()
     sender = Connection(int(argv[0]), readable=False)
     build = LanguageBuild(**json.loads(argv[1]))
     if build.cache_root is not None:

@@ -28,7 +28,7 @@ from rulesite.catalog import Catalog
 from rulesite.engine import bytecode
 from rulesite.engine.projects import DOCS_DIR
 from rulesite.errors import BuildError
-from rulesite.forked import collect_seldom, context, die_with_parent
+from rulesite.forked import collecting_seldom, context, die_with_parent
 from rulesite.project import Project
 from rulesite.publish.builders import Builder, hand_over
 from rulesite.publish.language_build import (
@@ -234,10 +234,10 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
     """Child process: render ``job``'s language into its project, then build it with MkDocs
     (a big language in a fresh interpreter: ``publish/language_build.py``)."""
     die_with_parent()
-    collect_seldom()
     try:
         report = Reporter(sender)
-        pages = _render(job, lambda done, total: report("games rendered", done, total))
+        with collecting_seldom():
+            pages = _render(job, lambda done, total: report("games rendered", done, total))
         if pages is None:  # the process rendering a share of them reports why
             if job.builder is not None:
                 hand_over(job.builder, None)
@@ -331,7 +331,6 @@ def mkdocs_only(
     """Child process: build one language with MkDocs (a preview's build, or an incremental
     build's: ``pieces``, ``publish/incremental.py``)."""
     die_with_parent()
-    collect_seldom()
     started = time.perf_counter()
     try:
         keep_pieces(pieces)

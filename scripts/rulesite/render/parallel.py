@@ -22,7 +22,7 @@ import sys
 from multiprocessing.connection import Connection
 
 from rulesite.catalog import Catalog
-from rulesite.forked import collect_seldom, die_with_parent
+from rulesite.forked import collecting_seldom, die_with_parent
 from rulesite.pages import registry
 from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
@@ -128,21 +128,21 @@ def _render_language(
     """Child process: render ``lang``'s pages of the games ``slugs`` and the pages across games
     ``site_paths``, and send them; send None if rendering fails (the parent renders again)."""
     die_with_parent()
-    collect_seldom()
     try:
-        games = {
-            game.slug: renderer.game_pages(game, lang)
-            for game in renderer.catalog.games
-            if game.slug in slugs
-        }
-        site: dict[str, str] = {}
-        for kind in registry.rendered_kinds(registry.Scope.SITE):
-            if (path := f"{lang}/{kind.source_path()}") in site_paths:
-                site[path] = renderer.site_page(kind, lang)
-        for kind in registry.topic_kinds():
-            for topic_id in topic_pages(renderer.catalog):
-                if (path := f"{lang}/{kind.source_path(topic_id)}") in site_paths:
-                    site[path] = renderer.topic_page(kind, topic_id, lang)
+        with collecting_seldom():  # this process renders, then ends
+            games = {
+                game.slug: renderer.game_pages(game, lang)
+                for game in renderer.catalog.games
+                if game.slug in slugs
+            }
+            site: dict[str, str] = {}
+            for kind in registry.rendered_kinds(registry.Scope.SITE):
+                if (path := f"{lang}/{kind.source_path()}") in site_paths:
+                    site[path] = renderer.site_page(kind, lang)
+            for kind in registry.topic_kinds():
+                for topic_id in topic_pages(renderer.catalog):
+                    if (path := f"{lang}/{kind.source_path(topic_id)}") in site_paths:
+                        site[path] = renderer.topic_page(kind, topic_id, lang)
         sender.send((games, site))
     except Exception:  # reported by the ordinary rendering that follows
         with contextlib.suppress(OSError):

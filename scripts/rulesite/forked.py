@@ -113,9 +113,9 @@ def collecting_seldom() -> Iterator[None]:
     50,000 new objects instead of 700. Rendering makes millions of objects and frees almost all
     of them by their counts; each pass still walked the young ones. At 100 games the rendering
     processes spent 0.1 CPU s each in passes, 0.02 s with these thresholds (``gc.callbacks``).
-    Never around MkDocs: its pages and trees hold reference cycles only the collector frees;
-    collected seldom, a 1,000-game build's language processes grew (3.0 GB summed peak against
-    2.1) and the build took 88 s instead of 85 on the same project (``cgcpu``, on tmpfs)."""
+    Never around MkDocs: its pages and trees hold reference cycles that only the collector
+    frees, and with seldom passes there a 1,000-game build was no faster (one pair on tmpfs,
+    ``cgcpu``: 87.9 s against 84.9 s)."""
     before = gc.get_threshold()
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
     try:

@@ -101,7 +101,8 @@ def test_related_lines_are_classed_as_paragraphs() -> None:
 
 # --- Singular labels ----------------------------------------------------------------------------
 
-REAL_SITE = load_catalog(Project(Path(__file__).resolve().parent.parent)).site
+REAL_CATALOG = load_catalog(Project(REAL))
+REAL_SITE = REAL_CATALOG.site
 SINGULAR_KEYS = sorted(k for k in LABEL_PLACEHOLDERS if k.endswith(SINGULAR))
 
 
@@ -135,7 +136,7 @@ def test_calls_in_templates_get_a_context_only_when_they_ask_for_one() -> None:
     import jinja2
 
     env = make_environment(Project(REAL))
-    title = load_catalog(Project(REAL)).games[0].title
+    title = REAL_CATALOG.games[0].title
     source = (
         "{{ wants() }}|{% for i in [1, 2] %}{{ title.get('en') }}{{ t.raw('page_rules') }}"
         "{{ plain(i) }}{{ wants() }}{{ d.get(i) }}{% endfor %}|{{ t('page_rules') }}"

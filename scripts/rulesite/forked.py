@@ -109,7 +109,8 @@ COLLECTOR_THRESHOLDS = (50_000, 20, 100)
 @contextlib.contextmanager
 def collecting_seldom() -> Iterator[None]:
     """While a process of a build's own renders or writes (a language's pages before MkDocs
-    builds them, the rest of the projects, the preview's renders): run the cycle collector after
+    builds them, the preview's renders, every ``in_process`` child: the rest of the projects, a
+    dirty build's half of the search split): run the cycle collector after
     50,000 new objects instead of 700. Rendering makes millions of objects and frees almost all
     of them by their counts; each pass still walked the young ones. At 100 games the rendering
     processes spent 0.1 CPU s each in passes, 0.02 s with these thresholds (``gc.callbacks``).

@@ -90,8 +90,9 @@ class _PagesContext(jinja2.runtime.Context):
     and its kin). The pages call labels (``t(...)``, ``t.raw(...)``) and texts (``.get(lang)``)
     hundreds of thousands of times, none of which takes one: those go straight (with Jinja's
     own arguments for such callables dropped), as do methods of built-in types, which cannot be
-    marked; every other callable goes through Jinja's checks. A fifth of rendering the
-    100-game catalogue went to those checks (``cProfile``)."""
+    marked; every other callable goes through Jinja's checks. Those checks were about a tenth of
+    rendering the 100-game catalogue (``cProfile``); without them its cold render took 0.91–1.0
+    s in Chinese against 0.97–1.04 s, 0.81 s in English against 0.85–0.88 s."""
 
     # Jinja's own parameter names: a template may pass any keyword, `self` and `obj` too.
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:

@@ -249,6 +249,14 @@ def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert (tmp_path / "2-games" / "bare" / LANGUAGES[1] / "site" / "index.html").is_file()
 
 
+def test_jieba_is_primed_in_the_project_before_the_first_timed_build(tmp_path: Path) -> None:
+    """The project's own jieba cache (the one its builds read) exists after priming alone."""
+    project = corpus.write_project(tmp_path / "project", 1)
+    assert not (project.root / ".cache").exists()
+    measure.prime_jieba(project, lambda line: None)
+    assert list((project.root / ".cache" / "jieba").glob("jieba*.cache"))
+
+
 @pytest.mark.parametrize("kind", measure.EDIT_KINDS)
 def test_each_kind_of_edit_keeps_the_data_valid_and_shows_on_its_page(
     tmp_path: Path, kind: str

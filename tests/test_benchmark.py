@@ -229,7 +229,8 @@ def test_goals_are_checked_at_the_counts_they_name(
 
 def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A real run at 2 games without serve: a table row, and goals it could not check."""
-    arguments = ["--counts", "2", "--no-serve", "--settle", "0", "--keep", str(tmp_path)]
+    arguments = ["--counts", "2", "--no-serve", "--settle", "0", "--repeat", "1"]
+    arguments += ["--keep", str(tmp_path)]
     assert load_script().main(arguments) == 0
     out = capsys.readouterr().out
     assert "generating 2 games" in out and "calculator JS + CSS" in out
@@ -247,6 +248,14 @@ def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     goal = "– serve edit→preview (median per kind) ≤ 1 s at 300 games: not measured (--no-serve)"
     assert goal in out
     assert (tmp_path / "2-games" / "bare" / LANGUAGES[1] / "site" / "index.html").is_file()
+
+
+def test_short_builds_are_repeated_unless_a_count_is_asked() -> None:
+    script = load_script()
+    short, long = script.SHORT_BUILD_COUNT, script.SHORT_BUILD_COUNT + 1
+    assert script.repeats(short, None) == script.SHORT_BUILD_REPEAT > 1
+    assert script.repeats(long, None) == 1
+    assert script.repeats(short, 1) == 1 and script.repeats(long, 4) == 4
 
 
 def test_jieba_is_primed_in_the_project_before_the_first_timed_build(tmp_path: Path) -> None:

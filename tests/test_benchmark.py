@@ -250,7 +250,7 @@ def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert (tmp_path / "2-games" / "bare" / LANGUAGES[1] / "site" / "index.html").is_file()
 
 
-def test_short_builds_are_repeated_unless_a_count_is_asked() -> None:
+def test_short_builds_are_repeated_unless_repeats_are_asked() -> None:
     script = load_script()
     short, long = script.SHORT_BUILD_COUNT, script.SHORT_BUILD_COUNT + 1
     assert script.repeats(short, None) == script.SHORT_BUILD_REPEAT > 1

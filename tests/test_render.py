@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from rulesite import markup
@@ -133,8 +134,6 @@ def test_a_count_of_one_takes_the_singular(key: str) -> None:
 
 
 def test_calls_in_templates_get_a_context_only_when_they_ask_for_one() -> None:
-    import jinja2
-
     env = make_environment(Project(REAL))
     title = REAL_CATALOG.games[0].title
     source = (

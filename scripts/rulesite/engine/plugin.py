@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -221,21 +222,30 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def on_post_build(self, *, config) -> None:
         if self.config.defer:
             return
-        if self.config.split_search:
-            self._split_search_index(Path(config.site_dir))
-        # More pages than one sitemap may list: sitemap.xml becomes an index (engine/sitemap.py).
-        sitemap.write_split(
-            Path(config.site_dir), getattr(config, "site_url", None) or "", self._epoch
-        )
-        if self.config.offline:  # after the split: offline.json names the index and shards
-            offline.write_offline_files(config, self._built)
+        site_dir = Path(config.site_dir)
 
-    def _split_search_index(self, site_dir: Path) -> None:
-        """Split the index Material wrote into the chunked index and the game shards."""
+        def rest() -> None:
+            # More pages than one sitemap may list: sitemap.xml becomes an index
+            # (engine/sitemap.py).
+            sitemap.write_split(site_dir, getattr(config, "site_url", None) or "", self._epoch)
+            # offline.json names the search index and the shards, and reads neither: it may be
+            # written while they are.
+            if self.config.offline:
+                offline.write_offline_files(config, self._built)
+
+        if self.config.split_search:
+            self._split_search_index(site_dir, rest)
+        else:
+            rest()
+
+    def _split_search_index(self, site_dir: Path, rest: Callable[[], None]) -> None:
+        """Split the index Material wrote into the chunked index and the game shards; ``rest``
+        (the build's other last files) is written meanwhile or after."""
         search_dir = site_dir / search_split.SEARCH_DIR
         index_file = search_dir / search_split.INDEX_FILE
         if not index_file.is_file():
             log.warning("split_search: %s was not written (is the search plugin on?)", index_file)
+            rest()
             return
         index = self._whole_entries(json.loads(index_file.read_text(encoding="utf-8")))
         if self._pieces:  # a dirty build indexed only the pages it wrote
@@ -265,11 +275,19 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         # language is often still building then (no idle core), and a copy of this process at
         # its largest raised the build's peak memory at 1,000 games from about 2.0 to 2.2-2.4 GB.
         # A process with threads (plain `mkdocs serve` on a generated project) never forks.
+        # The build's other last files are written beside the chunks too (at 1,000 games the
+        # offline lists take half a second): the shorter half and they take about as long.
         if self._dirty and threading.active_count() == 1:
-            forked.in_process(chunks, meanwhile=shards, what="splitting the search index")
+
+            def meanwhile() -> None:
+                shards()
+                rest()
+
+            forked.in_process(chunks, meanwhile=meanwhile, what="splitting the search index")
         else:
             shards()
             chunks()
+            rest()
         log.debug("split the search index of %s into %d game shards", search_dir, len(self._games))
 
     def _whole_entries(self, index: dict[str, Any]) -> dict[str, Any]:

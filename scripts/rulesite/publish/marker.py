@@ -137,17 +137,29 @@ def site_files(folder: Path) -> tuple[list[str], list[str]]:
     """
     files: list[str] = []
     strays: list[str] = []
-    for parent, folders, names in os.walk(folder, followlinks=False):
-        base = Path(parent).relative_to(folder)
-        for name in list(folders):
-            if os.path.islink(os.path.join(parent, name)):
-                strays.append((base / name).as_posix())
-                folders.remove(name)
-        for name in names:
-            relative = (base / name).as_posix()
-            mode = os.lstat(os.path.join(parent, name)).st_mode
-            (files if stat.S_ISREG(mode) else strays).append(relative)
+    _walk(os.fspath(folder), "", files, strays)
     return sorted(files), sorted(strays)
+
+
+def _walk(folder: str, relative: str, files: list[str], strays: list[str]) -> None:
+    """``site_files`` under ``folder`` (``relative`` to the top, "" or ending in "/"): each
+    entry's kind from the folder's listing, a ``stat`` only where the system does not say (a
+    site at 1,000 games holds some 30,000 files: with ``os.walk`` and an ``lstat`` of each, this
+    was a third of a second of every build). A folder that cannot be listed holds nothing, as
+    ``os.walk`` has it."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except OSError:
+        return
+    for entry in entries:
+        name = relative + entry.name
+        if entry.is_dir(follow_symlinks=False):
+            _walk(entry.path, name + "/", files, strays)
+        elif entry.is_file(follow_symlinks=False):
+            files.append(name)
+        else:  # a link (to a file or a folder) or a special file
+            strays.append(name)
 
 
 def plain_files(folder: Path, shown: str, refusal: str) -> list[str]:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rulesite.scoring.engine import score
-from tests.helpers import PHONE
+from tests.helpers import PHONE, SCHEMES
 from tests.site_checks import REAL_SITE, label
 from tests.test_scoring_engine import CALCULATORS, CATALOG, MODELS, random_players
 
@@ -547,17 +547,15 @@ def test_keeping_a_shared_sheet_replaces_the_saved_one(browser, shared_page, sit
     assert not shared_page.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
 
 
-def test_edits_to_a_shared_sheet_survive_a_reload(browser, site_url) -> None:
+def test_edits_to_a_shared_sheet_survive_a_reload(browser, shared_page, site_url) -> None:
     link = share_link_of_an_example(browser, site_url)
-    context = browser.new_context()  # nothing saved here: the shared sheet simply becomes it
-    fresh = context.new_page()
+    fresh = shared_page  # its storage cleared: nothing saved, so the shared sheet becomes it
     fresh.goto(link)
     assert not fresh.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
     assert "score-" not in fresh.evaluate("location.hash")
     cell(fresh, RANKED, "vp", 0).fill("99")
     fresh.reload()
     assert cell(fresh, RANKED, "vp", 0).input_value() == "99"
-    context.close()
 
 
 def test_loading_an_example_asks_before_replacing_a_sheet(page, site_url) -> None:
@@ -632,18 +630,21 @@ def test_help_waits_behind_a_tap_on_a_phone(phone, shared_page, site_url) -> Non
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_shared_bar_and_open_help_have_no_serious_accessibility_violations(
-    browser, site_url, axe_script, scheme: str
+    browser, shared_phone, site_url, axe_script, scheme: str
 ) -> None:
-    from tests.test_accessibility import serious_violations
+    from tests.test_accessibility import scheme_rules, serious_violations
 
     link = share_link_of_an_example(browser, site_url)
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
-    phone = context.new_page()
+    # The worker's phone, its storage cleared (nothing saved, as in a new profile); the scheme
+    # asked for is emulated (undone for the next test), and the dark one gets axe's colour
+    # rules, as in test_accessibility.py.
+    phone = shared_phone
+    phone.emulate_media(color_scheme=scheme)
     phone.goto(site_url + "en/" + RANKED_PAGE)
     cell(phone, RANKED, "vp", 0).fill("7")
     phone.goto(site_url + RANKED_PAGE)
     phone.goto(link)
+    assert phone.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
     assert phone.locator(RANKED_CALC + " .rs-calc__shared").is_visible()
     phone.locator(RANKED_CALC + " .rs-calc__help-toggle").first.click()
-    assert serious_violations(phone, axe_script) == []
-    context.close()
+    assert serious_violations(phone, axe_script, scheme_rules(scheme)) == []

@@ -238,11 +238,10 @@ def large_site(tmp_path_factory):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_large_catalogue_builds_its_rows_and_lists_games_plainly_without_js(
-    browser, large_site, lang
+    browser, shared_phone, large_site, lang
 ) -> None:
     url, catalog = large_site
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+    page = shared_phone
     page.goto(f"{url}{LANGS[lang]}games/")
     page.wait_for_selector("#rs-games tbody tr")
     assert page.locator(".rs-games-plain").is_hidden()
@@ -261,7 +260,6 @@ def test_a_large_catalogue_builds_its_rows_and_lists_games_plainly_without_js(
     assert set(shown_titles(page)) == {
         g.title.get(lang) for g in catalog.games if g.card.players.max == most
     }
-    context.close()
     plain = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
     plain.goto(f"{url}{LANGS[lang]}games/")
     assert plain.locator("#rs-games").is_hidden()

@@ -31,6 +31,7 @@ from tests.helpers import (
     remembering_origins,
     serve_site,
     shared_temp,
+    use_compiled_templates,
 )
 from tests.page_survey import Survey
 from tests.site_checks import LANGS, page_paths
@@ -55,6 +56,15 @@ def _warm_builds() -> None:
     from rulesite.engine.search_terms import warm_up
 
     warm_up()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_templates(_warm_builds: None, built_fixture: Path) -> Iterator[None]:
+    """Every project a test makes starts with the compiled templates of the run's first build
+    (``helpers.with_compiled_templates``), as a user's project does after its first build."""
+    use_compiled_templates(built_fixture / "project" / ".cache" / "jinja")
+    yield
+    use_compiled_templates(None)
 
 
 def _build_real(folder: Path) -> None:

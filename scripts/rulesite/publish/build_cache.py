@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -100,9 +101,12 @@ class Manifest:
     """``ENVIRONMENT`` as the build saw it."""
 
 
+@functools.cache
 def code_version() -> str:
     """This rulesite: its version and a digest of its code (a checkout changes without a
-    version)."""
+    version). Worked out once per process: it describes the code this process runs, which an
+    edit of the files after it started does not change (and a process that builds many times,
+    ``rulesite serve`` or a test, would read every file of the package each time)."""
     package = Path(rulesite.__file__).parent
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
@@ -113,10 +117,15 @@ def code_version() -> str:
 
 
 def engines() -> dict[str, str]:
-    """The engines' versions, and Python's."""
+    """The engines' versions, and Python's (looked up once per process, as ``code_version``)."""
+    return dict(_engines())
+
+
+@functools.cache
+def _engines() -> tuple[tuple[str, str], ...]:
     found = {name: _version(name) for name in ENGINES}
     found["python"] = sys.version.split()[0]
-    return found
+    return tuple(found.items())
 
 
 def environment() -> dict[str, str | None]:

@@ -10,6 +10,7 @@ adds must not reach the builds of later tests in this process.
 from __future__ import annotations
 
 import json
+import marshal
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +124,20 @@ def test_a_dictionary_that_is_not_utf8_is_named(tmp_path: Path) -> None:
     bad.write_bytes(b"\xff\xfe not utf-8 100\n")
     with pytest.raises(ValueError, match=r"bad\.txt"):
         add_search_terms(str(bad))
+
+
+def test_jiebas_cached_table_is_read_whole_and_unchanged(tmp_path: Path) -> None:
+    # jieba initializes from the cache in the project's folder when there is one
+    # (engine/search_terms.py reads that file whole, then decodes it).
+    table = ({"迷你": 5, "迷": 3, "你": 4, "游戏": 9, "游": 2, "戏": 2}, 25)
+    (tmp_path / "jieba").mkdir(mode=0o700)
+    (tmp_path / "jieba" / "jieba.cache").write_bytes(marshal.dumps(table))
+    loaded, load = run(
+        "import marshal\n"
+        "search_terms.use_cache_root(sys.argv[1])\n"
+        "search_terms.prepare_jieba()\n"
+        "print(json.dumps([[jieba.dt.FREQ, jieba.dt.total], type(marshal.load).__name__]))",
+        str(tmp_path),
+    )
+    assert loaded == [table[0], table[1]]
+    assert load == "builtin_function_or_method"  # Python's own again

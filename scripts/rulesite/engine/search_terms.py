@@ -19,11 +19,14 @@ own (``publish/build.py`` forks one per language; ``mkdocs build`` is a process 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
+import marshal
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -68,10 +71,29 @@ def prepare_jieba() -> None:
     folder = _private_folder(_cache_root or os.environ.get(CACHE_ENV))
     previous, tempfile.tempdir = tempfile.tempdir, folder
     try:
-        jieba.initialize()
+        with _whole_file_marshal():
+            jieba.initialize()
     finally:
         tempfile.tempdir = previous
     _prepared = True
+
+
+@contextlib.contextmanager
+def _whole_file_marshal() -> Iterator[None]:
+    """``marshal.load`` reading its file whole, then decoding the bytes (``marshal.loads``).
+
+    jieba reads its word-table cache (9 MB, 498,113 words) with ``marshal.load`` on the open
+    file, which reads through the file object once per value, half a million times: 0.47 s
+    against 0.15 s for the whole initialization this way (the same table), in every build
+    process that splits Chinese, twice a build. Only for the call that initializes jieba;
+    put back at once. The cache file holds that one value, so reading it whole reads nothing
+    more."""
+    load = marshal.load
+    marshal.load = lambda file: marshal.loads(file.read())
+    try:
+        yield
+    finally:
+        marshal.load = load
 
 
 def _private_folder(wanted: str | None) -> str:

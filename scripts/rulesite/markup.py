@@ -54,6 +54,10 @@ _TEXT_ESCAPES = {ord(c): f"&#{ord(c)};" for c in _MARKDOWN_SPECIALS} | {
     0x03: "",
 }
 _ATTRIBUTE_ESCAPES = {ord(c): f"&#{ord(c)};" for c in "&<>\"'`{}*_[]\\|"}
+_TEXT_SPECIAL = re.compile("[" + re.escape("".join(map(chr, _TEXT_ESCAPES))) + "]")
+"""Any character ``_TEXT_ESCAPES`` rewrites: most texts have none, and a search for one is a
+fraction of what ``str.translate`` costs (it looks every character up in the table: 2.7 against
+0.2 µs for a sentence of 37 Chinese characters)."""
 
 
 def _relative_url(url: str) -> None:
@@ -145,7 +149,8 @@ def inert_text(value: object) -> Markup:
     """Plain text that stays plain text in HTML and in Markdown (the template default)."""
     if isinstance(value, Markup):
         return value
-    return Markup(str(value).translate(_TEXT_ESCAPES))
+    text = str(value)
+    return Markup(text.translate(_TEXT_ESCAPES) if _TEXT_SPECIAL.search(text) else text)
 
 
 @functools.lru_cache(maxsize=_CACHED_TEXTS)

@@ -447,7 +447,7 @@ class Preview:
             remove_file(target / shard_path(slug), target)
 
     def _load_search_terms(self, plans: list[Plan]) -> None:
-        # Loading jieba's stock word table costs half a second: do it once here, before forking,
+        # Loading jieba's stock word table costs 0.15 s and 65 MB: do it once here, before forking,
         # so every build's worker inherits it. The workers add the search terms themselves (the
         # plugin): this process never does, so each build's words are those of its own project.
         if any(self.languages[plan.lang].search.jieba for plan in plans):

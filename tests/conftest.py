@@ -59,10 +59,14 @@ def _warm_builds() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _compiled_templates(_warm_builds: None, built_fixture: Path) -> Iterator[None]:
-    """Every project a test makes starts with the compiled templates of the run's first build
-    (``helpers.with_compiled_templates``), as a user's project does after its first build."""
-    use_compiled_templates(built_fixture / "project" / ".cache" / "jinja")
+def _compiled_templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every project a test makes starts with the compiled templates of the fixture project's
+    build (``built_fixture``; ``helpers.with_compiled_templates``), as a user's project does
+    after its first build. That build is made when the run's first project is."""
+    base = shared_temp(tmp_path_factory)
+    use_compiled_templates(
+        lambda: built_once(base, FIXTURE_PROJECT, _build_fixture) / "project" / ".cache" / "jinja"
+    )
     yield
     use_compiled_templates(None)
 
@@ -98,8 +102,13 @@ def addressed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_once(shared_temp(tmp_path_factory), "addressed-site", _build_addressed) / "site"
 
 
+FIXTURE_PROJECT = "fixture-project"
+"""``built_fixture``'s folder in the run's shared temporary folder."""
+
+
 def _build_fixture(folder: Path) -> None:
-    report = build(Project(make_project(folder / "project")))
+    # Compiles its templates: the other projects start with them (_compiled_templates).
+    report = build(Project(make_project(folder / "project", compiled=False)))
     (folder / "pages.txt").write_text(str(report.pages), encoding="utf-8")
 
 
@@ -111,7 +120,7 @@ def built_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     Shared by every worker (``built_once``): never use it in place (a build or ``assemble``
     takes a lock file in it); copy it (``copy_built``) once per module and read or change that.
     """
-    return built_once(shared_temp(tmp_path_factory), "fixture-project", _build_fixture)
+    return built_once(shared_temp(tmp_path_factory), FIXTURE_PROJECT, _build_fixture)
 
 
 @pytest.fixture(scope="session")

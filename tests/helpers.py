@@ -239,15 +239,16 @@ def skipping(*patterns: str) -> Callable[[str, list[str]], set[str]]:
     return ignore
 
 
-_compiled_templates: Path | None = None
-"""The compiled templates new test projects start with (``use_compiled_templates``)."""
+_compiled_templates: Callable[[], Path] | None = None
+"""Where new test projects get their compiled templates (``use_compiled_templates``)."""
 
 
-def use_compiled_templates(folder: Path | None) -> None:
-    """Start every project made from now on in this process with ``folder``'s compiled
-    templates (a built project's ``.cache/jinja``); None: with none."""
+def use_compiled_templates(source: Callable[[], Path] | None) -> None:
+    """Start every project made from now on in this process with the compiled templates in the
+    folder ``source()`` names (a built project's ``.cache/jinja``, asked for when a project is
+    made, so a run that makes none builds nothing for it); None: with none."""
     global _compiled_templates
-    _compiled_templates = folder
+    _compiled_templates = source
 
 
 def _link_or_copy(source: str, target: str) -> None:
@@ -267,10 +268,13 @@ def with_compiled_templates(target: Path) -> Path:
     those again. The files are hard links: Jinja replaces an entry (writes a new file, renames
     it over the old), never writes into one, so no test's build changes the shared copy.
     """
-    if _compiled_templates is None or not _compiled_templates.is_dir():
+    if _compiled_templates is None:
+        return target
+    folder = _compiled_templates()
+    if not folder.is_dir():
         return target
     shutil.copytree(
-        _compiled_templates,
+        folder,
         target / ".cache" / "jinja",
         copy_function=_link_or_copy,
         dirs_exist_ok=True,

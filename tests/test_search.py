@@ -484,6 +484,24 @@ def test_the_tokenizer_gives_each_piece_the_same_word_wherever_it_is() -> None:
     assert tokens.words(texts[0])[1] is tokens.words(texts[1])[0]
 
 
+def test_a_warmed_tokenizer_is_taken_by_the_next_split_once_and_splits_the_same() -> None:
+    """``warm_tokenizer`` splits texts ahead of a split (an incremental build's builder,
+    ``publish/builders.py``): the next ``prepare`` with that separator takes that tokenizer,
+    holding those texts' words, and prepares what a cold one does; the one after makes its own."""
+    cold = search_split.prepare(SMALL, WORDS)
+    texts = [d["text"] for d in SMALL["docs"][:3]]
+    search_split.warm_tokenizer(texts, CONFIG["separator"])
+    search_split.warm_tokenizer(["another separator's"], search_split.SEPARATOR)
+    try:
+        warm = search_split.prepare(SMALL, WORDS)
+        assert all(text in warm.tokens._known for text in texts)
+        assert warm.docs == cold.docs and warm.config == cold.config
+        assert search_split.prepare(SMALL, WORDS).tokens is not warm.tokens
+        assert search_split.SEPARATOR in search_split._WARMED  # not this index's: left alone
+    finally:
+        search_split._WARMED.clear()
+
+
 EDGE_TEXTS = [
     "fooBar FOOBar 中文Bar _Ab aB Ab",  # a capital within a word breaks it (camelCase)
     "foo_Bar a..5 3.5 end. e.g.Xy v1.2.3",  # a full stop breaks unless a digit follows

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,15 @@ def whole_index(
     text = json.dumps({"pages": pages}, ensure_ascii=False, separators=(",", ":"))
     (site_dir / PIECES).write_text(text, encoding="utf-8")
     return {**index, "docs": [doc for docs in pages.values() for doc in docs]}
+
+
+def kept_texts(site_dir: Path) -> Iterator[str]:
+    """The title and text of every entry of the pieces kept in ``site_dir`` (none when it has
+    none, or they cannot be read): what the next dirty build's split will mostly tokenize."""
+    for docs in _read(site_dir / PIECES).values():
+        for doc in docs if isinstance(docs, list) else ():
+            if isinstance(doc, dict):
+                yield from (str(doc.get("title", "")), str(doc.get("text", "")))
 
 
 def _read(path: Path) -> dict[str, list[Any]]:

@@ -119,15 +119,25 @@ def build(
         # jieba's word-table cache lives in the project (engine/search_terms.py), never in
         # /tmp: for jieba loaded here and in every process this one forks.
         use_cache_root(project.root / ".cache")
-        # A build that will be clean starts its MkDocs processes now (publish/builders.py).
-        builders = builders_.early(project, languages, count) if previous is None else {}
+        # A build that will be clean starts its MkDocs processes now, and so does one from the
+        # cache (publish/builders.py): each language's, which it may not need.
+        if previous is None:
+            builders = builders_.early(project, languages, count)
+        else:
+            sites = {lang: cache.site(lang) for lang in previous.languages}
+            builders = builders_.for_dirty_builds(project, sites)
         try:
             load_shared_tables(project, jieba=not builders)
             loaded = [load_catalog(project, stored=stored)]
             if cache is not None and previous is not None:
-                report = _incremental(project, loaded[0], cache, previous, target, shown, started)
+                report = _incremental(
+                    project, loaded[0], cache, previous, target, shown, started, builders
+                )
                 if report is not None:
                     return report
+                for builder in builders.values():  # the clean build's languages fork anew
+                    builder.stop()
+                builders = {}
             # Handed over, never named here: this frame must not keep the catalog alive.
             return _clean(
                 project, loaded.pop(), cache, target, strict, languages, shown, started, builders
@@ -232,8 +242,10 @@ def _incremental(
     target: Path,
     shown: Progress,
     started: float,
+    ready: dict[str, builders_.Builder],
 ) -> BuildReport | None:
-    """Rebuild from the cache what changed; None when a clean build is the better one."""
+    """Rebuild from the cache what changed (each language in its builder of ``ready``, if
+    any); None when a clean build is the better one."""
     bytecode.use(project.root / ".cache")
     # The catalog lives as long as the build: no collection walks it. Rendering and the
     # search words set off full collections over it (two, 1.3 s at 300 games, before the
@@ -241,7 +253,7 @@ def _incremental(
     gc.freeze()
     try:
         with writing(project, target):
-            done = incremental.run(project, catalog, cache, previous, target, shown)
+            done = incremental.run(project, catalog, cache, previous, target, shown, ready)
     finally:
         gc.unfreeze()
     if done is None:

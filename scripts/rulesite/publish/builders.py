@@ -18,13 +18,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import importlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from rulesite.catalog import load_site
-from rulesite.engine import bytecode
+from rulesite.engine import bytecode, search_pieces, search_split
 from rulesite.engine.projects import load_base_config
 from rulesite.engine.search_terms import use_cache_root, warm_up
 from rulesite.errors import RulesiteError
@@ -107,29 +108,43 @@ def start_builders(
     modules (and loads jieba where its language needs it) at once; with None, MkDocs loads
     what it needs once the builder is handed its build."""
     ctx = context()
-    builders = {}
-    # A builder never collects the objects that exist now: it would touch (and so copy) every
-    # page of memory it shares with this process (a long-lived one, such as a test run's).
+    with _frozen():
+        return {
+            lang: _start(ctx, lang, jieba and warm is not None, warm or (), cache_root)
+            for lang, jieba in languages.items()
+        }
+
+
+@contextlib.contextmanager
+def _frozen() -> Iterator[None]:
+    """While builders are forked: a builder never collects the objects that exist now; it
+    would touch (and so copy) every page of memory it shares with this process (a long-lived
+    one, such as a test run's)."""
     frozen_by_caller = gc.get_freeze_count() > 0
     gc.freeze()
     try:
-        for lang, jieba in languages.items():
-            modules = warm or ()
-            builders[lang] = _start(ctx, lang, jieba and warm is not None, modules, cache_root)
+        yield
     finally:
         if not frozen_by_caller:
             gc.unfreeze()
-    return builders
 
 
 def _start(
-    ctx: Any, lang: str, jieba: bool, modules: tuple[str, ...], cache_root: Path | None
+    ctx: Any,
+    lang: str,
+    jieba: bool,
+    modules: tuple[str, ...],
+    cache_root: Path | None,
+    cached_site: Path | None = None,
 ) -> Builder:
     settings_receiver, settings_sender = ctx.Pipe(duplex=False)
     outcome_receiver, outcome_sender = ctx.Pipe(duplex=False)
+    target, args = _wait_and_build, (jieba, modules, cache_root)
+    if cached_site is not None:
+        target, args = _warm_and_run, (*args, cached_site)
     process = ctx.Process(
-        target=_wait_and_build,
-        args=(settings_receiver, outcome_sender, jieba, modules, cache_root),
+        target=target,
+        args=(settings_receiver, outcome_sender, *args),
         daemon=True,
         name=f"rulesite-build-{lang}",
     )
@@ -139,15 +154,9 @@ def _start(
     return Builder(lang, process, settings_sender, outcome_receiver)
 
 
-def _wait_and_build(
-    settings: Connection,
-    sender: Connection,
-    jieba: bool,
-    modules: tuple[str, ...],
-    cache_root: Path | None,
-) -> None:
-    """The builder: load jieba (``jieba``) and import ``modules`` (MkDocs loads the rest as it
-    builds), wait for the settings, build."""
+def _load(jieba: bool, modules: tuple[str, ...], cache_root: Path | None) -> None:
+    """In a builder: load jieba (``jieba``) and import ``modules`` (MkDocs loads the rest as it
+    builds)."""
     die_with_parent()
     if cache_root is not None:
         bytecode.use(cache_root)
@@ -157,6 +166,17 @@ def _wait_and_build(
     for name in modules:
         with contextlib.suppress(ImportError):  # a module a later version moved: MkDocs says
             importlib.import_module(name)
+
+
+def _wait_and_build(
+    settings: Connection,
+    sender: Connection,
+    jieba: bool,
+    modules: tuple[str, ...],
+    cache_root: Path | None,
+) -> None:
+    """The builder: load (``_load``), wait for the settings, build."""
+    _load(jieba, modules, cache_root)
     try:
         build = settings.recv()
     except EOFError:  # the build ended before this language was rendered
@@ -167,6 +187,64 @@ def _wait_and_build(
         sender.close()
         return
     build_and_report(sender, build)
+
+
+def for_dirty_builds(project: Project, sites: dict[str, Path]) -> dict[str, Builder]:
+    """An incremental build's builder for each language of ``sites`` (code: its cached site),
+    started before the catalog is loaded, where processes fork and ``site.yaml`` reads (else
+    none: the build forks its language processes when it knows what to build). Each loads what
+    a build needs (``_load``) and splits the words of its cached site's texts
+    (``search_split.warm_tokenizer``) on the core the loading leaves free, then runs the job
+    it is handed (``hand_job``), if any. At 1,000 games, after one FAQ answer was edited, that
+    took about a second off the Chinese build, which is most of the build's time."""
+    if context().get_start_method() != "fork":
+        return {}
+    try:
+        site = load_site(project)
+    except RulesiteError:  # the catalog's load reports it
+        return {}
+    modules = (*ENGINE_MODULES, *_extension_modules(project))
+    cache_root = project.root / ".cache"
+    ctx = context()
+    with _frozen():
+        return {
+            language.code: _start(
+                ctx, language.code, language.search.jieba, modules, cache_root, sites[language.code]
+            )
+            for language in site.languages
+            if language.code in sites
+        }
+
+
+def _warm_and_run(
+    settings: Connection,
+    sender: Connection,
+    jieba: bool,
+    modules: tuple[str, ...],
+    cache_root: Path | None,
+    cached_site: Path,
+) -> None:
+    """An incremental build's builder: load (``_load``), split the cached site's texts, wait
+    for a job (``hand_job``) and run it; none: the language is not built."""
+    _load(jieba, modules, cache_root)
+    search_split.warm_tokenizer(search_pieces.kept_texts(cached_site))
+    try:
+        job = settings.recv()
+    except EOFError:
+        return
+    settings.close()
+    target, args = job
+    target(sender, *args)
+
+
+def hand_job(
+    builder: Builder, target: Callable[..., None], args: tuple[Any, ...]
+) -> tuple[Any, Connection]:
+    """Give an incremental build's ``builder`` its job (``target(sender, *args)``, as a forked
+    language process would run it); the builder's process and where its outcome arrives."""
+    builder.settings.send((target, args))
+    builder.settings.close()
+    return builder.process, builder.outcome
 
 
 def hand_over(settings: Connection, build: LanguageBuild | None) -> None:

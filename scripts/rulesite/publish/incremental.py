@@ -68,6 +68,7 @@ from rulesite.publish.build_cache import (
     link_tree,
     write_new,
 )
+from rulesite.publish.builders import Builder
 from rulesite.publish.marker import source_digest_of, write_marker
 from rulesite.publish.plan import Plan, in_docs, page_output, plan_language, settings
 from rulesite.publish.progress import Progress
@@ -250,10 +251,14 @@ def write_content(cache: BuildCache, update: Update) -> None:
 
 
 def build_languages(
-    cache: BuildCache, update: Update, meanwhile: Callable[[], None] | None = None
+    cache: BuildCache,
+    update: Update,
+    meanwhile: Callable[[], None] | None = None,
+    ready: dict[str, Builder] | None = None,
 ) -> dict[str, float]:
     """Build each planned language into a fresh folder, then put it in place of its cached
-    site; each language's MkDocs time. ``meanwhile`` runs in this process while they build.
+    site; each language's MkDocs time. ``meanwhile`` runs in this process while they build;
+    a language with one of ``ready`` (``builders.for_dirty_builds``) builds there.
     Raises BuildError with the languages' problems."""
     if not update.plans:
         if meanwhile is not None:
@@ -280,7 +285,7 @@ def build_languages(
         )
         for lang, plan in update.plans.items()
     ]
-    outcomes = workers.run(jobs, meanwhile=meanwhile)
+    outcomes = workers.run(jobs, meanwhile=meanwhile, ready=ready)
     workers.problems_of(outcomes)
     discard([cache.site(lang) for lang in folders if cache.site(lang).exists()], cache.trash)
     for lang, folder in folders.items():
@@ -339,10 +344,11 @@ def run(
     previous: Manifest,
     target: Path,
     shown: Progress,
+    ready: dict[str, Builder] | None = None,
 ) -> tuple[int, dict[str, float]] | None:
     """Rebuild from ``cache`` what changed and publish the site into ``target``: the Markdown
     pages of the site and each language's MkDocs time; None (nothing done) when a clean build
-    is the better one."""
+    is the better one. ``ready``: builders to build the languages in (``build_languages``)."""
     update = prepare(project, catalog, previous, configured_site_url(project), cache.exports)
     if update is None:
         return None
@@ -367,7 +373,7 @@ def run(
                 if language.code not in update.plans:
                     linked.extend(_link_site(cache, language, new_site))
 
-        seconds = build_languages(cache, update, link_unchanged)
+        seconds = build_languages(cache, update, link_unchanged, ready)
         shown.stage("publishing")
         for language in site.languages:
             if language.code in update.plans:

@@ -30,7 +30,7 @@ from rulesite.engine.projects import DOCS_DIR
 from rulesite.errors import BuildError
 from rulesite.forked import collecting_seldom, context, die_with_parent
 from rulesite.project import Project
-from rulesite.publish.builders import Builder, hand_over
+from rulesite.publish.builders import Builder, hand_job, hand_over
 from rulesite.publish.language_build import (
     FRESH_PAGES,
     LanguageBuild,
@@ -148,13 +148,15 @@ def run(
     meanwhile: Callable[[], None] | None = None,
     stopped: Callable[[], None] | None = None,
     builders: dict[str, Builder] | None = None,
+    ready: dict[str, Builder] | None = None,
 ) -> dict[str, Outcome]:
     """Run ``target(sender, *args)`` for each job in a forked process, all at once; their
     outcomes by language. ``listener`` hears their counts as they come; ``meanwhile`` runs in
     this process once they started (should it fail, they are stopped); ``stopped`` is called
     when a process ends without an outcome (so that none waits for it). A language with one of
     ``builders`` (``publish/builders.py``) has the builder's outcome once its job rendered it
-    (the job's, when that failed); every builder is stopped at the end."""
+    (the job's, when that failed); every builder is stopped at the end. A language with one
+    of ``ready`` (an incremental build's builders) is handed its job there, not forked."""
     ctx = context()
     trim()  # what the build freed before the fork is not copied into every process
     # Objects that exist now are never collected in the children, nor in this process while
@@ -169,6 +171,9 @@ def run(
     rendering_kb: dict[str, int] = {}  # the peaks of the processes that handed over
     try:
         for lang, target, args in jobs:
+            if ready and lang in ready:
+                running.append((lang, *hand_job(ready[lang], target, args)))
+                continue
             receiver, sender = ctx.Pipe(duplex=False)
             process = ctx.Process(target=target, args=(sender, *args), daemon=True)
             process.start()

@@ -113,32 +113,6 @@ def test_a_faq_answer_rebuilds_one_game(session: Session) -> None:
     session.assert_like_a_clean_build()
 
 
-def test_a_rebuilt_language_splits_in_its_builder_with_its_last_texts_already_split(
-    session: Session, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An incremental build's language builds in the builder started before the catalog was
-    loaded (``builders.for_dirty_builds``), whose tokenizer already holds the words of the
-    cached site's texts: the split finds it warm, knowing the texts of every page but the
-    edited ones (each split notes that in a file of its own; the processes are forks of this
-    one)."""
-    notes = session.scratch / "splits"
-    notes.mkdir()
-    real_prepare = search_split.prepare
-
-    def noting(index, words=None):
-        warmed = search_split._WARMED.get(index["config"]["separator"])
-        known = warmed is not None and [doc["text"] in warmed._known for doc in index["docs"]]
-        warm = known and sum(known) >= 0.9 * len(known)
-        (notes / str(os.getpid())).write_text("warm" if warm else "cold")
-        return real_prepare(index, words)
-
-    monkeypatch.setattr(search_split, "prepare", noting)
-    session.edit(GAME, "zh: 没有上限。", "zh: 从来没有上限。")
-    assert "rebuilding zh " in session.build()
-    assert [path.read_text() for path in notes.iterdir()] == ["warm"]
-    session.assert_like_a_clean_build()
-
-
 def test_nothing_changed(session: Session, capsys: pytest.CaptureFixture[str]) -> None:
     shown = session.build()
     assert "rulesite: 0 of 2 games changed; no page changed" in shown
@@ -331,3 +305,29 @@ def test_clean_ignores_the_cache_without_a_word(
     assert session.reference is not None
     session.assert_like(session.reference)
     assert "0 of 2 games changed" in session.build()  # and it keeps one for the next
+
+
+def test_a_rebuilt_language_splits_in_its_builder_with_its_last_texts_already_split(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An incremental build's language builds in the builder started before the catalog was
+    loaded (``builders.for_dirty_builds``), whose tokenizer already holds the words of the
+    cached site's texts: the split finds it warm, knowing the texts of every page but the
+    edited ones (each split notes that in a file of its own; the processes are forks of this
+    one)."""
+    notes = session.scratch / "splits"
+    notes.mkdir()
+    real_prepare = search_split.prepare
+
+    def noting(index, words=None):
+        warmed = search_split._WARMED.get(index["config"]["separator"])
+        known = warmed is not None and [doc["text"] in warmed._known for doc in index["docs"]]
+        warm = known and sum(known) >= 0.9 * len(known)
+        (notes / str(os.getpid())).write_text("warm" if warm else "cold")
+        return real_prepare(index, words)
+
+    monkeypatch.setattr(search_split, "prepare", noting)
+    session.edit(GAME, "zh: 没有上限了。", "zh: 从来没有上限。")
+    assert "rebuilding zh " in session.build()
+    assert [path.read_text() for path in notes.iterdir()] == ["warm"]
+    session.assert_like_a_clean_build()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,7 @@ from rulesite.check.images import site_path as image_site_path
 from rulesite.engine.export import ExportCache, export_files
 from rulesite.engine.feed import FEED_FILE, feed_context, feed_xml
 from rulesite.engine.redirects import redirect_pages
-from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, search_words
+from rulesite.engine.search_words import SYNONYMS_FILE, dictionary_words, synonyms_file
 from rulesite.errors import BuildError, UsageError
 from rulesite.model import Language, SiteData
 from rulesite.pages import registry
@@ -314,7 +313,7 @@ def generated_files(
         files[f"{lang}/{CONFIG_FILE}"] = text
         if language.search.jieba:
             files[f"{lang}/{SEARCH_TERMS}"] = search_dictionary(catalog).encode("utf-8")
-        files[f"{lang}/{SYNONYMS_FILE}"] = _synonyms(catalog, lang)
+        files[f"{lang}/{SYNONYMS_FILE}"] = synonyms_file(catalog.games, lang)
         docs = f"{lang}/{DOCS_DIR}/"
         # Static files MkDocs copies as they are: the feed per language, the JSON export once.
         files[docs + FEED_FILE] = feed_xml(catalog, feed_context(language, config))
@@ -367,11 +366,6 @@ def write_files(content_dir: Path, files: dict[str, bytes]) -> None:
         path = content_dir / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-
-
-def _synonyms(catalog: Catalog, lang: str) -> bytes:
-    data = search_words(catalog.games, lang).to_json()
-    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
 
 def search_dictionary(catalog: Catalog) -> str:

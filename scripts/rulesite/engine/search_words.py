@@ -111,14 +111,28 @@ def dictionary_words(games: Iterable[Game]) -> list[str]:
     return sorted({"".join(w.split()) for w in words if _HAN.search(w)})
 
 
+def synonyms_file(games: Iterable[Game], lang: str) -> bytes:
+    """``lang``'s synonym groups and titles as their file holds them: JSON in UTF-8, one game
+    to a line in the order of the slugs (reproducible). Each line is written by json's own C
+    encoder: an indented dump goes through its Python one, which took 0.3 s at 1,000 games in
+    every build, and one after every edit."""
+    words = search_words(games, lang)
+    lines = [
+        json.dumps(slug, ensure_ascii=False)
+        + ": "
+        + json.dumps(
+            {"groups": one.groups, "titles": one.titles, "defined": one.defined},
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        for slug, one in sorted(words.games.items())
+    ]
+    return ('{"games": {\n' + ",\n".join(lines) + "\n}}\n").encode("utf-8")
+
+
 def write_synonyms(games: Iterable[Game], lang: str, path: Path) -> Path:
-    """Write ``lang``'s synonym groups and titles as JSON (UTF-8, reproducible)."""
-    data = search_words(games, lang).to_json()
-    path.write_text(
-        json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-        encoding="utf-8",
-        newline="\n",
-    )
+    """Write ``lang``'s synonym groups and titles (``synonyms_file``)."""
+    path.write_bytes(synonyms_file(games, lang))
     return path
 
 

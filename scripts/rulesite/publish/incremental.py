@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rulesite.catalog import Catalog
+from rulesite.engine import bytecode
 from rulesite.engine.export import ExportCache
 from rulesite.engine.offline import LISTS
 from rulesite.engine.projects import (
@@ -93,6 +94,8 @@ CONTENT_GITIGNORE = (
 GAME_PAGES = "pages"
 SITE_PAGE = "site-page"
 """The render cache's kinds of pages (``render/cache.py``)."""
+ENVIRONMENT = "environment"
+"""The render cache's kind of its Jinja environment."""
 
 
 class _Kept(str):
@@ -118,6 +121,8 @@ class KeyedPages(ContentCache):
         self.made: set[str] = set()
 
     def get(self, kind: str, name: str, key: str, make: Callable[[], T]) -> T:
+        if kind == ENVIRONMENT:
+            return super().get(kind, name, key, lambda: _compiled_once(make()))
         if kind not in (GAME_PAGES, SITE_PAGE):
             return super().get(kind, name, key, make)
         entry = f"{kind}:{name}"
@@ -131,6 +136,14 @@ class KeyedPages(ContentCache):
         if kind == SITE_PAGE:
             return KEPT
         return dict.fromkeys(game_page_paths(self.codes, self.games[name]), KEPT)
+
+
+def _compiled_once(env: T) -> T:
+    """The page templates' environment, keeping their compiled code in the project's cache
+    (``engine/bytecode.py``), as the language processes of a clean build do: this process
+    renders what changed, and compiling the templates took 0.2 s of that at every build."""
+    env.bytecode_cache = bytecode.cache("pages")  # type: ignore[attr-defined]
+    return env
 
 
 def render_keys(project: Project, catalog: Catalog, site_url: str) -> dict[str, str]:

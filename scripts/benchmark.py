@@ -199,6 +199,7 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         edits,
         tuple(queries),
         again.seconds,
+        _pairs(builds, bares),
     )
 
 
@@ -212,6 +213,12 @@ def serve_only(count: int, folder: Path, args: argparse.Namespace) -> dict[str, 
     kinds = ", ".join(measure.EDIT_KINDS)
     say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
     return measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
+
+
+def _pairs(builds: list[measure.BuildTiming], bares: list[measure.BareTiming]) -> tuple[float, ...]:
+    """Each attempt's rulesite build over the bare MkDocs build at once of the same attempt."""
+    pairs = zip(builds, bares, strict=True)
+    return tuple(build.seconds / bare.parallel for build, bare in pairs if bare.parallel)
 
 
 def _best_bare(bares: list[measure.BareTiming]) -> measure.BareTiming:

@@ -5,6 +5,7 @@ No timings are asserted: figures come from running scripts/benchmark.py, never f
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 import re
@@ -225,6 +226,26 @@ def test_goals_are_checked_at_the_counts_they_name(
         assert "did not update" in lines[5]
         assert "not measured" in lines[1] and "not measured at 1,000 games" in lines[2]
         assert "after an edit to one game ≤ 15 % of a clean build" in lines[3]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "mark"),
+    [((1.05, 1.09, 1.47), "✓"), ((1.05, 1.20, 1.47), "✗"), ((), "✗")],
+)
+def test_the_build_goal_is_judged_on_the_median_pair_of_several_attempts(
+    capsys: pytest.CaptureFixture[str], pairs: tuple[float, ...], mark: str
+) -> None:
+    """Best over best is 1.33× here (a quick bare build among slow ones); with several
+    attempts the goal reads each attempt's pair and takes their median; with none, the best."""
+    result = dataclasses.replace(_result(100, 2.0, 0.5, 1000, 1.33), pairs=pairs)
+    report.print_goals([result])
+    line = next(line for line in capsys.readouterr().out.splitlines() if "(∥)" in line)
+    assert line.startswith(mark)
+    if pairs:
+        assert f"{sorted(pairs)[1]:.2f}× (median of the pairs" in line
+        assert "best over best 2.00 / 1.50 s = 1.33×" in line
+    else:
+        assert line.endswith("100 games 2.00 / 1.50 s = 1.33×")
 
 
 def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

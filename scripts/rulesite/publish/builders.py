@@ -30,6 +30,7 @@ from rulesite.engine.projects import load_base_config
 from rulesite.engine.search_terms import use_cache_root, warm_up
 from rulesite.errors import RulesiteError
 from rulesite.forked import context, die_with_parent
+from rulesite.model import SiteData
 from rulesite.project import Project
 from rulesite.publish.language_build import LanguageBuild, Outcome, build_and_report, peak_kb
 
@@ -73,11 +74,8 @@ def early(project: Project, languages: tuple[str, ...] | None, games: int) -> di
     """A builder for each language a clean build builds (``languages``, None: all), where
     processes fork and ``site.yaml`` reads (else none: the languages' own processes build, as
     after an incremental build gave up). ``games``: how many game files there are."""
-    if context().get_start_method() != "fork":
-        return {}
-    try:
-        site = load_site(project)
-    except RulesiteError:  # the catalog's load reports it
+    site = _site_to_fork_for(project)
+    if site is None:
         return {}
     chosen = {
         language.code: language.search.jieba
@@ -86,6 +84,17 @@ def early(project: Project, languages: tuple[str, ...] | None, games: int) -> di
     }
     warm = (*ENGINE_MODULES, *_extension_modules(project)) if games < WARM_GAMES else None
     return start_builders(chosen, project.root / ".cache", warm)
+
+
+def _site_to_fork_for(project: Project) -> SiteData | None:
+    """``data/site.yaml``'s languages, where builders can be forked; None where processes do
+    not fork or the file does not read (the catalog's load reports it)."""
+    if context().get_start_method() != "fork":
+        return None
+    try:
+        return load_site(project)
+    except RulesiteError:
+        return None
 
 
 def _extension_modules(project: Project) -> tuple[str, ...]:
@@ -197,11 +206,8 @@ def for_dirty_builds(project: Project, sites: dict[str, Path]) -> dict[str, Buil
     (``search_split.warm_tokenizer``) on the core the loading leaves free, then runs the job
     it is handed (``hand_job``), if any. At 1,000 games, after one FAQ answer was edited, that
     took about a second off the Chinese build, which is most of the build's time."""
-    if context().get_start_method() != "fork":
-        return {}
-    try:
-        site = load_site(project)
-    except RulesiteError:  # the catalog's load reports it
+    site = _site_to_fork_for(project)
+    if site is None:
         return {}
     modules = (*ENGINE_MODULES, *_extension_modules(project))
     cache_root = project.root / ".cache"

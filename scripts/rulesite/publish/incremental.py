@@ -273,6 +273,9 @@ def build_languages(
     site; each language's MkDocs time. ``meanwhile`` runs in this process while they build;
     a language with one of ``ready`` (``builders.for_dirty_builds``) builds there.
     Raises BuildError with the languages' problems."""
+    for lang, builder in (ready or {}).items():
+        if lang not in update.plans:
+            builder.stop()  # now: its split words need not wait in memory for the build's end
     if not update.plans:
         if meanwhile is not None:
             meanwhile()

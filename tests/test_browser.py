@@ -178,3 +178,23 @@ def test_no_console_errors_or_failed_requests_on_any_page(page_survey) -> None:
     # with a worked example filled in too.
     problems = {path: page.problems for path, page in page_survey.items() if page.problems}
     assert page_survey and problems == {}
+
+
+@pytest.mark.parametrize("lang", LANGS.values())
+def test_a_page_load_fetches_no_sitemap(shared_page, site_url, lang) -> None:
+    """Material fetches ``sitemap.xml`` beside every ``<link rel="alternate">`` it finds (its
+    language alternates); the feed's discovery link must not be taken for one: the sitemap
+    grows with the catalogue and the map built from it would never be used."""
+    page = shared_page
+    fetched: list[str] = []
+
+    def note(request) -> None:
+        fetched.append(request.url)
+
+    page.on("request", note)  # the worker's page: the listener goes with the test
+    try:
+        page.goto(site_url + lang + f"games/{CATALOG.games[0].slug}/", wait_until="networkidle")
+    finally:
+        page.remove_listener("request", note)
+    assert fetched, "the page load made no request at all"
+    assert [url for url in fetched if url.split("?")[0].endswith("sitemap.xml")] == []

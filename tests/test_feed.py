@@ -131,7 +131,7 @@ def test_pages_point_feed_readers_at_their_language_feed(
         for page in (f"{root}index.html", f"{root}games/{game}/index.html"):
             html = (site_dir / page).read_text("utf-8")
             links = re.findall(
-                r'<link rel="alternate" type="application/atom\+xml" href="([^"]+)"', html
+                r'<link rel="\s*alternate\s*" type="application/atom\+xml" href="([^"]+)"', html
             )
             assert len(links) == 1, page
             resolved = urljoin(f"https://host/{page}", links[0])

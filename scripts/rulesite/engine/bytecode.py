@@ -13,8 +13,11 @@ import hashlib
 import os
 import stat
 from pathlib import Path
+from typing import TypeVar
 
 import jinja2
+
+E = TypeVar("E", bound=jinja2.Environment)
 
 _root: Path | None = None
 """The cache folder ``rulesite build`` named before forking (None: no cache)."""
@@ -38,6 +41,13 @@ def cache(kind: str) -> jinja2.BytecodeCache | None:
         return None
     folder = _private(_root / "jinja" / kind)
     return _ByName(str(folder)) if folder is not None else None
+
+
+def compiled(env: E, kind: str) -> E:
+    """``env``, keeping its templates' compiled code in the cache for ``kind`` (``cache``):
+    a process that renders pages (``pages``) skips compiling them again."""
+    env.bytecode_cache = cache(kind)
+    return env
 
 
 class _ByName(jinja2.FileSystemBytecodeCache):

@@ -286,8 +286,7 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
 def _render(job: RenderJob, report: Callable[[int, int], None]) -> int | None:
     """Render this process's part of the shares it helps with, then the language's pages,
     writing each as it comes; how many pages the language has (None: its share was lost)."""
-    env = make_environment(job.project)
-    env.bytecode_cache = bytecode.cache("pages")  # compiled once, not in every build
+    env = bytecode.compiled(make_environment(job.project), "pages")  # not in every build
     renderer = Renderer(job.project, job.held.loaded, env, site_url=job.site_url)
     games = job.held.loaded.games
     for share in job.helps:

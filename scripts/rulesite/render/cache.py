@@ -42,6 +42,13 @@ from rulesite.render.renderer import Renderer, make_environment
 
 T = TypeVar("T")
 
+GAME_PAGES = "pages"
+"""The cache's kind of a game's pages in every language, one entry per game."""
+SITE_PAGE = "site-page"
+"""The cache's kind of a page across games, one entry per page."""
+ENVIRONMENT = "environment"
+"""The cache's kind of the page templates' Jinja environment, one entry."""
+
 
 class ContentCache:
     """Values made from files, each kept while what it was made from stays the same.
@@ -140,7 +147,7 @@ def render_game_pages(
         if key is None:
             pages.update(_game_pages(renderer, game))
             continue
-        pages.update(cache.get("pages", game.slug, key, lambda g=game: _game_pages(renderer, g)))
+        pages.update(cache.get(GAME_PAGES, game.slug, key, lambda g=game: _game_pages(renderer, g)))
     cache.retain("pages", (game.slug for game in catalog.games))
     return pages
 
@@ -161,7 +168,7 @@ def render_site_pages(
                 continue
             key = f"{inputs.key(kind.inputs)};{common}"
             make = lambda k=kind, lang=lang: renderer.site_page(k, lang)  # noqa: E731
-            pages[path] = cache.get("site-page", path, key, make)
+            pages[path] = cache.get(SITE_PAGE, path, key, make)
         pages.update(_topic_pages(renderer, lang, inputs, common, cache, site_digest))
     return pages
 
@@ -270,7 +277,7 @@ def _topic_pages(
         for topic_id in topic_pages(renderer.catalog):
             path = f"{lang}/{kind.source_path(topic_id)}"
             make = lambda k=kind, t=topic_id: renderer.topic_page(k, t, lang)  # noqa: E731
-            pages[path] = cache.get("site-page", path, key, make)
+            pages[path] = cache.get(SITE_PAGE, path, key, make)
     return pages
 
 
@@ -284,4 +291,4 @@ def _game_pages(renderer: Renderer, game: Game) -> dict[str, str]:
 def _environment(project: Project, cache: ContentCache, templates: str) -> jinja2.Environment:
     # Compiling the templates costs more than rendering one game: keep the environment while
     # the templates stay the same.
-    return cache.get("environment", "", templates, lambda: make_environment(project))
+    return cache.get(ENVIRONMENT, "", templates, lambda: make_environment(project))

@@ -26,7 +26,14 @@ from rulesite.forked import collecting_seldom, die_with_parent
 from rulesite.pages import registry
 from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
-from rulesite.render.cache import ContentCache, InputDigests, game_key, renderer_for
+from rulesite.render.cache import (
+    GAME_PAGES,
+    SITE_PAGE,
+    ContentCache,
+    InputDigests,
+    game_key,
+    renderer_for,
+)
 from rulesite.render.renderer import Renderer
 
 MIN_GAMES = 8
@@ -49,7 +56,7 @@ def render_missing_in_parallel(
         game.slug: key
         for game in catalog.games
         if (key := game_key(catalog, game, common)) is not None
-        and not cache.has("pages", game.slug, key)
+        and not cache.has(GAME_PAGES, game.slug, key)
     }
     if len(games) < MIN_GAMES:
         return 0
@@ -61,10 +68,10 @@ def render_missing_in_parallel(
         pages: dict[str, str] = {}
         for lang in langs:  # in the order render_game_pages gives them
             pages.update(results[lang][0][slug])
-        cache.put("pages", slug, key, pages)
+        cache.put(GAME_PAGES, slug, key, pages)
     for lang in langs:
         for path, text in results[lang][1].items():
-            cache.put("site-page", path, site_keys[path], text)
+            cache.put(SITE_PAGE, path, site_keys[path], text)
     return len(games)
 
 
@@ -80,7 +87,7 @@ def _site_keys(catalog: Catalog, cache: ContentCache, common: str) -> dict[str, 
             key = f"{inputs.key(kind.inputs)};{common}"
             for topic_id in topic_pages(catalog):
                 keys[f"{lang}/{kind.source_path(topic_id)}"] = key
-    return {path: key for path, key in keys.items() if not cache.has("site-page", path, key)}
+    return {path: key for path, key in keys.items() if not cache.has(SITE_PAGE, path, key)}
 
 
 Rendered = tuple[dict[str, dict[str, str]], dict[str, str]]

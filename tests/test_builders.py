@@ -4,19 +4,23 @@ fails the build without hanging it or outliving it."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rulesite import forked
+from rulesite.engine import arriving
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish import build as build_module
 from rulesite.publish import builders, workers
 from rulesite.publish.language_build import Outcome
+from rulesite.publish.progress import LanguageCounts, Progress
 from rulesite.render.renderer import Renderer
 from tests.helpers import good_game_text, make_project, other_game, tree_digest
 
@@ -136,3 +140,70 @@ def test_a_language_has_its_builders_outcome_with_the_memory_of_both_its_process
     outcomes = workers.run([("zh", _rendered, (100,))], builders={"zh": builder})
     assert outcomes == {"zh": Outcome(1.5, None, 3, 107)}
     assert not process.is_alive()
+
+
+def test_pages_arrive_while_the_builders_build_and_the_site_is_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rendering slowed down: each builder starts MkDocs before its pages are all there, waits
+    for those that are not, and builds what the languages' own processes build."""
+    project = _project(tmp_path / "p")
+    waits = tmp_path / "waited"
+    real_wait, real_pages = arriving.wait_for, Renderer.pages_of_game
+
+    def noted_wait(path: str) -> None:  # in a builder
+        if arriving.expecting() and not arriving.arrived(path):
+            with waits.open("a", encoding="utf-8") as file:
+                file.write(f"{Path(path).relative_to(tmp_path)}\n")
+        real_wait(path)
+
+    def slow_pages(self: Renderer, game: Any, lang: str) -> Any:
+        time.sleep(1.0)  # MkDocs starts and reaches the game's pages before they are written
+        return real_pages(self, game, lang)
+
+    monkeypatch.setattr(arriving, "wait_for", noted_wait)
+    monkeypatch.setattr(Renderer, "pages_of_game", slow_pages)
+    by_builders = build_module.build(project, site_dir=tmp_path / "builders", clean=True)
+    waited = waits.read_text("utf-8").splitlines()
+    assert any("/content/zh/docs/games/" in line for line in waited), waited
+    assert any("/content/en/docs/games/" in line for line in waited), waited
+    assert not list((project.root / "content").glob(f"*/{arriving.STAGING}"))
+    monkeypatch.setattr(builders, "early", lambda *args: {})
+    by_languages = build_module.build(project, site_dir=tmp_path / "languages", clean=True)
+    expected, actual = tree_digest(tmp_path / "languages"), tree_digest(tmp_path / "builders")
+    assert expected.pop(MARKER) and actual.pop(MARKER)
+    assert actual == expected
+    assert by_builders.pages == by_languages.pages
+    assert not multiprocessing.active_children()
+
+
+def test_a_language_that_fails_after_handing_over_its_build_stops_its_builder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path / "p")
+    real = Renderer.pages_of_game
+
+    def fails_last(self: Renderer, game: Any, lang: str) -> Any:
+        if lang == "zh" and game.slug == "other-game":  # the builder has its build by now
+            time.sleep(0.5)
+            raise BuildError("zh: the last game cannot be rendered")
+        return real(self, game, lang)
+
+    monkeypatch.setattr(Renderer, "pages_of_game", fails_last)
+    assert "zh: the last game cannot be rendered" in _failed(project, tmp_path / "site")
+
+
+def test_content_counts_as_finished_only_once_every_page_arrived() -> None:
+    """A builder of arriving pages reports its counts while its pages still render: the
+    finished ``content/`` (the cache's digests) waits for the rendering processes too."""
+    finished: list[str] = []
+    shown = LanguageCounts(
+        Progress(io.StringIO(), tty=False), ["zh", "en"], lambda: finished.append("all"), {"zh"}
+    )
+    shown("zh", "pages converted", 1, 10)
+    shown("en", "games rendered", 2, 2)
+    shown("en", "pages converted", 1, 10)
+    assert finished == []  # every language builds, but zh's pages are still rendering
+    shown.rendered("zh")
+    shown("zh", "pages converted", 2, 10)
+    assert finished == ["all"]

@@ -14,6 +14,7 @@ from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.render.renderer import (
     Labels,
+    Renderer,
     format_range,
     join_sentences,
     make_environment,
@@ -151,3 +152,13 @@ def test_calls_in_templates_get_a_context_only_when_they_ask_for_one() -> None:
     name, label = title.get("en"), REAL_SITE.labels["page_rules"].get("en")
     row = f"{markup.inert_text(name)}{label}"
     assert shown == f"X|{row}10Xone{row}20Xtwo|{markup.fill(label, {})}"
+
+
+def test_page_paths_name_every_page_in_the_order_it_is_rendered() -> None:
+    """What a build that starts before its pages are rendered is given (engine/arriving.py)."""
+    project = Project(REAL)
+    renderer = Renderer(project, load_catalog(project))
+    for lang in renderer.catalog.site.codes:
+        rendered = [path for path, _ in renderer.language_pages(lang)]
+        assert renderer.page_paths(lang) == rendered
+        assert len(set(rendered)) == len(rendered)

@@ -2,7 +2,7 @@
 
 Installed by entry point (``mkdocs.plugins``: ``rulesite``), so each generated project builds
 with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, which loads
-``mkdocs.plugins`` entry points too). Four jobs:
+``mkdocs.plugins`` entry points too). Five jobs:
 
 - **search terms**: the glossaries' Chinese names and aliases and the game titles are a jieba
   user dictionary, so search keeps them whole words; given to jieba as Material's
@@ -18,6 +18,9 @@ with plain ``mkdocs build -f content/<lang>/mkdocs.yml`` (and with ProperDocs, w
   full text is also written as its shard, which the worker searches offline (the chunks and
   the shards are written by two processes at once, ``forked.in_process``). Every page loads
   ``assets/search-setup.js``, which points Material's search at ``assets/search-worker.js``.
+- **pages that arrive**: in a clean build's builder, a page may still be rendering when MkDocs
+  reads it; ``on_page_read_source`` waits for it, and the search index takes the Chinese words
+  the rendering process segmented ahead (``engine/arriving.py``).
 - **offline** (option ``offline``): the web app manifest, what each game needs offline (what
   each page loads, from the page MkDocs hands to ``on_post_page``), the offline page and the
   service worker with its build id (``engine/offline.py``).
@@ -39,6 +42,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 from rulesite import forked
 from rulesite.engine import (
+    arriving,
     build_date,
     bytecode,
     offline,
@@ -129,12 +133,19 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._built = offline.BuiltPages()
         self._indexed = {}
         # jieba's dictionary may have changed since the last build (a preview's new terms).
-        self._segment = search_sections.Segmenter(jieba.cut)
+        # A clean build's Chinese may come segmented ahead (engine/arriving.py).
+        self._segment = search_sections.Segmenter(jieba.cut, arriving.runs_ahead())
 
     def on_files(self, files, *, config):
         # MkDocs converts every page before writing any: count both (engine/progress.py).
         progress.pages_started(len(files.documentation_pages()), progress.CONVERTED)
         return files
+
+    def on_page_read_source(self, *, page, config):
+        # A clean build's page may still be rendering (engine/arriving.py): MkDocs reads it
+        # once it is there.
+        arriving.wait_for(page.file.abs_src_path)
+        return None
 
     def on_env(self, env, *, config, files):
         # Every page of the build exists now (a dirty build's unwritten ones too), and none is
@@ -220,6 +231,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     # Material's search plugin writes the index in its on_post_build (priority 0): split after it.
     @event_priority(-100)
     def on_post_build(self, *, config) -> None:
+        arriving.stop_receiving()  # every page is indexed: no run is wanted any more
         if self.config.defer:
             return
         site_dir = Path(config.site_dir)

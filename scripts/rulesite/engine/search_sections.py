@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -248,9 +248,12 @@ class Segmenter:
     """Chinese runs in a text segmented as Material does (jieba's words between zero-width
     spaces), each distinct run once: jieba's dictionary does not change within a build."""
 
-    def __init__(self, cut: Callable[[str], Iterable[str]]) -> None:
+    def __init__(
+        self, cut: Callable[[str], Iterable[str]], known: dict[str, str] | None = None
+    ) -> None:
         self._cut = cut
-        self._runs: dict[str, str] = {}
+        self._runs: dict[str, str] = known if known is not None else {}
+        """Each run segmented (``known``: runs another process segmented ahead and adds to)."""
 
     def __call__(self, text: str) -> str:
         return _HAN.sub(self._run, text).strip(ZWSP)
@@ -259,8 +262,19 @@ class Segmenter:
         run = match.group(0)
         done = self._runs.get(run)
         if done is None:
-            done = self._runs[run] = ZWSP + ZWSP.join(self._cut(run)) + ZWSP
+            done = self._runs[run] = segmented(self._cut, run)
         return done
+
+
+def han_runs(text: str) -> Iterator[str]:
+    """The runs of Chinese characters in ``text``, as the Segmenter finds them."""
+    return (match.group(0) for match in _HAN.finditer(text))
+
+
+def segmented(cut: Callable[[str], Iterable[str]], run: str) -> str:
+    """One run of Chinese characters as the index holds it: jieba's words between zero-width
+    spaces."""
+    return ZWSP + ZWSP.join(cut(run)) + ZWSP
 
 
 def _toc_url(toc: Iterable[Any], anchor: str | None) -> str | None:

@@ -162,3 +162,9 @@ def warm_up() -> None:
     preview's builds) start with it, as a fresh process would have it once loaded."""
 
     prepare_jieba()
+
+
+def fresh() -> bool:
+    """Whether this process's jieba word table is jieba's own (not loaded yet, or loaded with
+    no word added)."""
+    return not _added

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from rulesite.publish.incremental import CONTENT_GITIGNORE
 from rulesite.publish.marker import file_digests, source_digest, source_digest_of, write_marker
 from rulesite.publish.mkdocs_run import DIRTY_BUILD_NOTICE, run_mkdocs
 from rulesite.publish.preview_build import PreviewBuild, build_previews
-from rulesite.publish.progress import Progress, Silent
+from rulesite.publish.progress import LanguageCounts, Progress, Silent
 from rulesite.publish.static_files import copy_static_files, static_files
 
 __all__ = [
@@ -300,10 +300,21 @@ def render_and_build(
     site_url = configured_site_url(project)
     gate = forked.context().Event()
     projects = language_projects(content, site)
-    given, helps = _shares(projects)
+    # Languages whose builders start while their pages render (engine/arriving.py).
+    arriving = {
+        language.lang
+        for language in projects
+        if language.lang in builders
+        and builders[language.lang].arriving
+        and (languages is None or language.lang in languages)
+        and held.loaded.games
+    }
+    # Pages that arrive as their builders build need no share: each builder starts at once.
+    given, helps = _shares(projects) if not arriving else ({}, {})
     jobs = []
     for language in projects:
         built = languages is None or language.lang in languages
+        builder = builders.get(language.lang)
         job = workers.RenderJob(
             project,
             held,
@@ -316,10 +327,14 @@ def render_and_build(
             pieces=pieces,
             given=given.get(language.lang),
             helps=helps.get(language.lang, ()),
-            builder=builders[language.lang].settings if language.lang in builders else None,
+            builder=builder.settings if builder is not None else None,
+            arriving=language.lang in arriving,
+            lost=builder.lost if builder is not None else None,
+            segment_ahead=language.language.search.jieba,
         )
         jobs.append((language.lang, workers.render_and_build, (job,)))
-    listener = _Shown(shown, [lang for lang, _, _ in jobs], early.start if early else None)
+    langs = [lang for lang, _, _ in jobs]
+    listener = LanguageCounts(shown, langs, early.start if early else None, arriving)
     shown.stage(f"rendering {', '.join(lang for lang, _, _ in jobs)}")
     rest = lambda: _write_rest(project, content, held, gate, site_url, keys, exports)  # noqa: E731
 
@@ -329,7 +344,14 @@ def render_and_build(
             share.done.set()
 
     try:
-        outcomes = workers.run(jobs, listener, meanwhile=rest, stopped=stopped, builders=builders)
+        outcomes = workers.run(
+            jobs,
+            listener,
+            meanwhile=rest,
+            stopped=stopped,
+            builders=builders,
+            rendered=listener.rendered,
+        )
     finally:
         if early is not None:
             early.join()  # never left reading content/ while a failed build removes it
@@ -384,7 +406,11 @@ def _shares(
     for index, owner in enumerate(p for p in projects if p.lang in heavy):
         helper = light[index % len(light)].lang
         share = workers.Share(
-            owner.lang, owner.root, ctx.Value("i", 0), ctx.RawValue("i", -1), ctx.Event()
+            owner.lang,
+            owner.root,
+            ctx.Value("i", 0),
+            ctx.RawValue("i", -1),
+            ctx.Event(),
         )
         given[owner.lang] = share
         helps[helper] = (*helps.get(helper, ()), share)
@@ -439,27 +465,6 @@ def _write_rest(
 def _game_files(project: Project) -> int:
     """How many game files there are to check (before they are read: for the stage line)."""
     return sum(1 for _ in project.games_dir.glob("*.yaml")) if project.games_dir.is_dir() else 0
-
-
-class _Shown:
-    """The language processes' counts, on ``progress``; the stage ``building`` once the first
-    language builds; ``all_building`` called once every language builds (each finished
-    rendering)."""
-
-    def __init__(
-        self, progress: Progress, langs: list[str], all_building: Callable[[], None] | None = None
-    ) -> None:
-        self.progress, self.langs, self.all_building = progress, langs, all_building
-        self.building: set[str] = set()
-
-    def __call__(self, lang: str, unit: str, done: int, total: int) -> None:
-        if unit != "games rendered" and lang not in self.building:
-            if not self.building:
-                self.progress.stage(f"building {', '.join(self.langs)}")
-            self.building.add(lang)
-            if len(self.building) == len(self.langs) and self.all_building is not None:
-                self.all_building()
-        self.progress.count(lang, unit, done, total)
 
 
 def _content_done(content: Path, cache: BuildCache) -> dict[str, bytes]:

@@ -10,7 +10,9 @@ its counts and its outcome to the build process as a language process does.
 
 The build process thus never loads jieba, and at 100 games a language starts MkDocs about a
 second sooner; a builder's heap holds no copy of the catalog (what a fresh interpreter was
-started for, ``publish/language_build.py``).
+started for, ``publish/language_build.py``). Below ``WARM_GAMES`` the builder is handed its
+build as soon as the language's pages start to be rendered, and reads each page once it has
+arrived (``engine/arriving.py``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesite.catalog import load_site
-from rulesite.engine import bytecode, search_pieces, search_split
+from rulesite.engine import arriving, bytecode, search_pieces, search_split
 from rulesite.engine.projects import load_base_config
 from rulesite.engine.search_terms import use_cache_root, warm_up
 from rulesite.errors import RulesiteError
@@ -48,7 +50,8 @@ checked; from it on, once handed its build (as a fresh interpreter does): with a
 catalogue the build's memory peaks while the languages render, each process with its copy of
 the catalog's pages it touched, and jieba's table and MkDocs' modules in the builders would add
 to that peak (at 1,000 games the sampled PSS peak rose from 1,370-1,428 MB to 1,484 MB, against
-a goal of 1.5 GB)."""
+a goal of 1.5 GB). For the same reason, only below it does a builder start while its pages are
+rendered (``Builder.arriving``): a build's memory grows as it converts pages."""
 
 
 @dataclass
@@ -62,6 +65,11 @@ class Builder:
     """Where the language's rendering process sends the build's ``LanguageBuild``."""
     outcome: Connection
     """Where the builder's counts and, last, its ``Outcome`` arrive."""
+    arriving: bool = False
+    """Whether it may be handed its build before its pages are rendered (``engine/arriving.py``)."""
+    lost: Any = None
+    """An event the language's rendering process sets when the pages it handed the builder
+    will not all arrive (the builder then stops without building)."""
 
     def stop(self) -> None:
         """End the builder (its language will not be built, or the build is over)."""
@@ -117,9 +125,10 @@ def start_builders(
     modules (and loads jieba where its language needs it) at once; with None, MkDocs loads
     what it needs once the builder is handed its build."""
     ctx = context()
+    warmed = warm is not None
     with _frozen():
         return {
-            lang: _start(ctx, lang, jieba and warm is not None, warm or (), cache_root)
+            lang: _start(ctx, lang, jieba and warmed, warm or (), cache_root, arrive=warmed)
             for lang, jieba in languages.items()
         }
 
@@ -145,12 +154,14 @@ def _start(
     modules: tuple[str, ...],
     cache_root: Path | None,
     cached_site: Path | None = None,
+    arrive: bool = False,
 ) -> Builder:
     settings_receiver, settings_sender = ctx.Pipe(duplex=False)
     outcome_receiver, outcome_sender = ctx.Pipe(duplex=False)
-    target, args = _wait_and_build, (jieba, modules, cache_root)
+    lost = ctx.Event() if arrive else None
+    target, args = _wait_and_build, (jieba, modules, cache_root, lost)
     if cached_site is not None:
-        target, args = _warm_and_run, (*args, cached_site)
+        target, args = _warm_and_run, (jieba, modules, cache_root, cached_site)
     process = ctx.Process(
         target=target,
         args=(settings_receiver, outcome_sender, *args),
@@ -160,7 +171,7 @@ def _start(
     process.start()
     settings_receiver.close()
     outcome_sender.close()
-    return Builder(lang, process, settings_sender, outcome_receiver)
+    return Builder(lang, process, settings_sender, outcome_receiver, arrive, lost)
 
 
 def _load(jieba: bool, modules: tuple[str, ...], cache_root: Path | None) -> None:
@@ -183,18 +194,25 @@ def _wait_and_build(
     jieba: bool,
     modules: tuple[str, ...],
     cache_root: Path | None,
+    lost: Any = None,
 ) -> None:
-    """The builder: load (``_load``), wait for the settings, build."""
+    """The builder: load (``_load``), wait for the settings, build (its pages, when they are
+    still arriving, as they arrive: ``lost`` says when they will not all come)."""
     _load(jieba, modules, cache_root)
     try:
         build = settings.recv()
     except EOFError:  # the build ended before this language was rendered
         return
-    settings.close()
     if build is None:  # its pages were lost with another process (which the build reports)
+        settings.close()
         sender.send(Outcome(0.0, None, 0, peak_kb()))
         sender.close()
         return
+    if build.arriving:  # the pages, then the runs segmented ahead, come as it builds
+        arriving.expect(lost)
+        arriving.receive_runs(settings)
+    else:
+        settings.close()
     build_and_report(sender, build)
 
 

@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import NoReturn
 
-from rulesite.engine import bytecode
+from rulesite.engine import arriving, bytecode
 from rulesite.engine import progress as page_progress
 from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import BuildError
@@ -71,6 +71,9 @@ class LanguageBuild:
     """The project's ``.cache/`` (compiled templates, jieba's word table), or None."""
     pages: int
     """Markdown pages the language has (its outcome reports them)."""
+    arriving: bool = False
+    """The pages are still being rendered as MkDocs starts (``engine/arriving.py``): its
+    builder reads each once it is there."""
 
 
 def peak_kb() -> int:
@@ -107,6 +110,10 @@ def build_and_report(sender: Connection, build: LanguageBuild) -> None:
         run_mkdocs(Path(build.config_file), Path(build.site_dir), strict=build.strict)
         seconds = time.perf_counter() - started
         problems = None
+    except arriving.PagesLost:  # the process that lost them reports why
+        sender.send(Outcome(0.0, None, 0, peak_kb()))
+        sender.close()
+        return
     except (Exception, KeyboardInterrupt) as error:  # reported to the parent, whatever it is
         problems = failure_lines(error, build.lang)
     sender.send(Outcome(seconds, problems, build.pages, peak_kb()))

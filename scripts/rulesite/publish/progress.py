@@ -108,3 +108,41 @@ class Silent(Progress):
 
     def _write(self, text: str) -> None:
         pass
+
+
+class LanguageCounts:
+    """The language processes' counts, on ``progress``; the stage ``building`` once the first
+    language builds; ``all_building`` called once every language builds and every page is
+    rendered (a language whose pages arrive as it builds, of ``arriving``, says so apart:
+    ``rendered``)."""
+
+    def __init__(
+        self,
+        progress: Progress,
+        langs: list[str],
+        all_building: Callable[[], None] | None = None,
+        arriving: set[str] | frozenset[str] = frozenset(),
+    ) -> None:
+        self.progress, self.langs, self.all_building = progress, langs, all_building
+        self.building: set[str] = set()
+        self.rendering = set(arriving)
+        self.called = False
+
+    def __call__(self, lang: str, unit: str, done: int, total: int) -> None:
+        if unit != "games rendered" and lang not in self.building:
+            if not self.building:
+                self.progress.stage(f"building {', '.join(self.langs)}")
+            self.building.add(lang)
+            self._all_building()
+        self.progress.count(lang, unit, done, total)
+
+    def rendered(self, lang: str) -> None:
+        """Every page of ``lang`` is rendered."""
+        self.rendering.discard(lang)
+        self._all_building()
+
+    def _all_building(self) -> None:
+        done = len(self.building) == len(self.langs) and not self.rendering
+        if done and not self.called and self.all_building is not None:
+            self.called = True
+            self.all_building()

@@ -5,7 +5,9 @@ renders its own pages and writes them into its generated project as they come (t
 holds the Markdown), waits until the rest of the project is written (settings, theme, feeds,
 pictures: ``gate``; by one more process, ``forked.in_process``, so that the parent can let go of the
 catalog at once), then runs MkDocs. Rendering is thus off the serial path and split between the
-languages. A preview's builds (``build_previews``) only run MkDocs.
+languages. A language whose MkDocs build runs in a builder (``publish/builders.py``) may hand it
+the build as soon as its own pages start to be rendered (``_Arrival``, ``engine/arriving.py``).
+A preview's builds (``build_previews``) only run MkDocs.
 
 Every process sends its progress and, last, its outcome through a pipe: the parent shows the
 first and collects the second (``run``). A process that dies says so.
@@ -25,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from rulesite.catalog import Catalog
-from rulesite.engine import bytecode
-from rulesite.engine.projects import DOCS_DIR
+from rulesite.engine import arriving, bytecode
+from rulesite.engine.projects import DOCS_DIR, SEARCH_TERMS
 from rulesite.errors import BuildError
 from rulesite.forked import collecting_seldom, context, die_with_parent
 from rulesite.project import Project
@@ -140,6 +142,15 @@ class RenderJob:
     builder: Connection | None = None
     """The settings pipe of the language's builder (``publish/builders.py``): the build is
     handed over to it instead of run here."""
+    arriving: bool = False
+    """Hand the builder its build as soon as the language's own pages start to be rendered
+    (``_Arrival``)."""
+    lost: Any = None
+    """With ``arriving``: the builder's event to set when its pages will not all arrive."""
+    segment_ahead: bool = False
+    """With ``arriving``, for a language whose search splits words with jieba: once the pages
+    are rendered, split their Chinese for the builder's search index
+    (``engine/arriving.segment_ahead``)."""
 
 
 def run(
@@ -149,6 +160,7 @@ def run(
     stopped: Callable[[], None] | None = None,
     builders: dict[str, Builder] | None = None,
     ready: dict[str, Builder] | None = None,
+    rendered: Callable[[str], None] | None = None,
 ) -> dict[str, Outcome]:
     """Run ``target(sender, *args)`` for each job in a forked process, all at once; their
     outcomes by language. ``listener`` hears their counts as they come; ``meanwhile`` runs in
@@ -156,7 +168,8 @@ def run(
     when a process ends without an outcome (so that none waits for it). A language with one of
     ``builders`` (``publish/builders.py``) has the builder's outcome once its job rendered it
     (the job's, when that failed); every builder is stopped at the end. A language with one
-    of ``ready`` (an incremental build's builders) is handed its job there, not forked."""
+    of ``ready`` (an incremental build's builders) is handed its job there, not forked.
+    ``rendered`` hears each language with a builder whose pages are all rendered."""
     ctx = context()
     trim()  # what the build freed before the fork is not copied into every process
     # Objects that exist now are never collected in the children, nor in this process while
@@ -208,6 +221,8 @@ def run(
                     waiting.pop(builder.outcome, None)
                 else:
                     rendering_kb[lang] = message.peak_kb
+                    if rendered is not None:
+                        rendered(lang)
         for _, process, _ in running:
             process.join()
     finally:
@@ -239,21 +254,28 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
     """Child process: render ``job``'s language into its project, then build it with MkDocs
     (a big language in a fresh interpreter: ``publish/language_build.py``)."""
     die_with_parent()
+    arrival = _Arrival(job) if job.arriving and job.site_dir is not None else None
     try:
         report = Reporter(sender)
         with collecting_seldom():
-            pages = _render(job, lambda done, total: report("games rendered", done, total))
+            pages = _render(job, lambda done, total: report("games rendered", done, total), arrival)
         if pages is None:  # the process rendering a share of them reports why
-            if job.builder is not None:
+            if arrival is not None and arrival.handed:
+                arrival.lose()
+            elif job.builder is not None:
                 hand_over(job.builder, None)
             sender.send(Outcome(0.0, None, 0, peak_kb()))
             sender.close()
             return
+        if arrival is not None:
+            arrival.check(pages)
         # MkDocs needs nothing of the catalog: its memory (this process's copy of every page of
         # it that rendering touched) goes to the build instead.
         job.held.release()
         job.gate.wait()
     except (Exception, KeyboardInterrupt) as error:
+        if arrival is not None:
+            arrival.lose()
         sender.send(Outcome(0.0, failure_lines(error, job.lang), 0, peak_kb()))
         sender.close()
         return
@@ -261,20 +283,14 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
         sender.send(Outcome(0.0, None, pages, peak_kb()))
         sender.close()
         return
-    cache_root = bytecode.root()
-    build = LanguageBuild(
-        job.lang,
-        str(job.root / "mkdocs.yml"),
-        str(job.site_dir),
-        job.strict,
-        job.pieces,
-        str(cache_root) if cache_root is not None else None,
-        pages,
-    )
+    build = _language_build(job, pages)
     if job.builder is not None:  # the builder's outcome is the language's
-        hand_over(job.builder, build)
+        if arrival is None or not arrival.handed:
+            hand_over(job.builder, build)
         sender.send(Outcome(0.0, None, pages, peak_kb()))
         sender.close()
+        if arrival is not None and arrival.handed:
+            arrival.segment_ahead()
         return
     if pages >= FRESH_PAGES and fresh_available():
         # Returns only when the interpreter could not be started: then MkDocs builds here.
@@ -283,7 +299,75 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
     build_and_report(sender, build)
 
 
-def _render(job: RenderJob, report: Callable[[int, int], None]) -> int | None:
+def _language_build(job: RenderJob, pages: int, arriving: bool = False) -> LanguageBuild:
+    """What the language's MkDocs build is given (``pages``: how many it has)."""
+    assert job.site_dir is not None
+    cache_root = bytecode.root()
+    return LanguageBuild(
+        job.lang,
+        str(job.root / "mkdocs.yml"),
+        str(job.site_dir),
+        job.strict,
+        job.pieces,
+        str(cache_root) if cache_root is not None else None,
+        pages,
+        arriving,
+    )
+
+
+class _Arrival:
+    """A language whose builder is handed its build while its pages are rendered
+    (``engine/arriving.py``): once its own pages start, each page has its placeholder, and the
+    build is handed over as soon as the rest of the project is written (``RenderJob.gate``:
+    looked at between two games)."""
+
+    def __init__(self, job: RenderJob) -> None:
+        self.job = job
+        self.docs = job.root / DOCS_DIR
+        self.handed = False
+        self.expected = 0
+        self.build: LanguageBuild | None = None
+
+    def start(self, paths: list[str]) -> None:
+        """The language's own pages start (``paths``: every page it will have)."""
+        arriving.place_holders(self.docs, paths)
+        self.expected = len(paths)
+        self.build = _language_build(self.job, len(paths), arriving=True)
+        self.poll()
+
+    def poll(self) -> None:
+        """Hand the build over if the rest of the project is written."""
+        if self.build is not None and not self.handed and self.job.gate.is_set():
+            assert self.job.builder is not None
+            self.job.builder.send(self.build)  # kept open for the runs segmented ahead
+            self.handed = True
+
+    def check(self, pages: int) -> None:
+        """Every page arrived: the staging folder goes (raises for a page never written)."""
+        arriving.remove_staging(self.docs)
+        if pages != self.expected:  # a bug: a placeholder would wait for ever
+            raise BuildError(f"{self.job.lang}: {pages} pages rendered of {self.expected}")
+
+    def lose(self) -> None:
+        """The pages will not all arrive: the builder stops."""
+        if self.handed and self.job.lost is not None:
+            self.job.lost.set()
+
+    def segment_ahead(self) -> None:
+        """Every page arrived and the build is handed over: split the Chinese of the pages for
+        the builder, if the language's search does (then let the builder know it is over)."""
+        assert self.job.builder is not None
+        try:
+            if self.job.segment_ahead:
+                terms = self.job.root / SEARCH_TERMS
+                arriving.segment_ahead(self.docs, terms, self.job.builder.send)
+        finally:
+            self.job.builder.close()
+
+
+def _render(
+    job: RenderJob, report: Callable[[int, int], None], arrival: _Arrival | None = None
+) -> int | None:
     """Render this process's part of the shares it helps with, then the language's pages,
     writing each as it comes; how many pages the language has (None: its share was lost)."""
     env = bytecode.compiled(make_environment(job.project), "pages")  # not in every build
@@ -297,12 +381,16 @@ def _render(job: RenderJob, report: Callable[[int, int], None]) -> int | None:
             share.written.value = written
         finally:
             share.done.set()
+    whole = arrival is not None
+    if arrival is not None:
+        arrival.start(renderer.page_paths(job.lang))
+        report = _and_then(report, arrival.poll)
     given = job.given
     if given is None:
-        return _write(job.root, renderer.language_pages(job.lang, report))
-    count = _write(job.root, renderer.pages_of_all_games(job.lang))
+        return _write(job.root, renderer.language_pages(job.lang, report), whole=whole)
+    count = _write(job.root, renderer.pages_of_all_games(job.lang), whole=whole)
     for index in given.take(len(games)):
-        count += _write(job.root, renderer.pages_of_game(games[index], job.lang))
+        count += _write(job.root, renderer.pages_of_game(games[index], job.lang), whole=whole)
         report(index + 1, len(games))
     given.done.wait()
     if given.written.value < 0:
@@ -311,14 +399,30 @@ def _render(job: RenderJob, report: Callable[[int, int], None]) -> int | None:
     return count + given.written.value
 
 
-def _write(root: Path, pages: Iterator[tuple[str, str]]) -> int:
-    """Write ``pages`` (path under the docs, text) into the project at ``root``; how many."""
+def _and_then(
+    report: Callable[[int, int], None], then: Callable[[], None]
+) -> Callable[[int, int], None]:
+    """``report``, then ``then``."""
+
+    def both(done: int, total: int) -> None:
+        report(done, total)
+        then()
+
+    return both
+
+
+def _write(root: Path, pages: Iterator[tuple[str, str]], whole: bool = False) -> int:
+    """Write ``pages`` (path under the docs, text) into the project at ``root``; how many.
+    ``whole``: each in one step, for a build that reads them as they arrive."""
     docs = root / DOCS_DIR
     count = 0
     for relative, text in pages:
-        path = docs / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
+        if whole:
+            arriving.write_page(docs, relative, text)
+        else:
+            path = docs / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", newline="\n")
         count += 1
     return count
 

@@ -223,12 +223,19 @@ class Renderer:
         for path, text in self.game_pages(game, lang).items():
             yield path.removeprefix(prefix), text
 
+    def page_paths(self, lang: str) -> list[str]:
+        """Where each page of ``lang`` goes, under the language's docs, in the order
+        ``language_pages`` gives them, without rendering one."""
+        games = (path for game in self.catalog.games for _, path in _game_sources(game))
+        return [
+            *(path for _, path in _site_sources()),
+            *(path for _, _, path in self._topic_sources()),
+            *games,
+        ]
+
     def site_pages(self, lang: str) -> dict[str, str]:
         """The pages about every game the registry lists (home, the indexes), in ``lang``."""
-        return {
-            f"{lang}/{kind.source_path()}": self.site_page(kind, lang)
-            for kind in registry.rendered_kinds(registry.Scope.SITE)
-        }
+        return {f"{lang}/{path}": self.site_page(kind, lang) for kind, path in _site_sources()}
 
     def site_page(self, kind: registry.PageKind, lang: str) -> str:
         """One page about every game."""
@@ -241,10 +248,17 @@ class Renderer:
     def topic_pages(self, lang: str) -> dict[str, str]:
         """One page per topic that tags some ruling, of each kind the registry lists."""
         return {
-            f"{lang}/{kind.source_path(topic_id)}": self.topic_page(kind, topic_id, lang)
+            f"{lang}/{path}": self.topic_page(kind, topic_id, lang)
+            for kind, topic_id, path in self._topic_sources()
+        }
+
+    def _topic_sources(self) -> list[tuple[registry.PageKind, str, str]]:
+        """Each topic page's kind, topic and path under the docs."""
+        return [
+            (kind, topic_id, kind.source_path(topic_id))
             for kind in registry.topic_kinds()
             for topic_id in topic_pages(self.catalog)
-        }
+        ]
 
     def topic_page(self, kind: registry.PageKind, topic_id: str, lang: str) -> str:
         """One topic's page."""
@@ -254,8 +268,7 @@ class Renderer:
     def game_pages(self, game: Game, lang: str) -> dict[str, str]:
         """Every page of one game in one language."""
         return {
-            f"{lang}/{kind.source_path(game.slug)}": self.game_page(kind, game, lang)
-            for kind in registry.game_kinds(game)
+            f"{lang}/{path}": self.game_page(kind, game, lang) for kind, path in _game_sources(game)
         }
 
     def game_page(self, kind: registry.PageKind | str, game: Game, lang: str) -> str:
@@ -308,6 +321,16 @@ class Renderer:
         except jinja2.TemplateError as exc:
             where = _template_location(exc, template_name)
             raise BuildError(f"templates/pages/{where}: {exc.message or exc}") from None
+
+
+def _site_sources() -> list[tuple[registry.PageKind, str]]:
+    """Each page about every game: its kind and path under the docs."""
+    return [(kind, kind.source_path()) for kind in registry.rendered_kinds(registry.Scope.SITE)]
+
+
+def _game_sources(game: Game) -> list[tuple[registry.PageKind, str]]:
+    """Each page of ``game``: its kind and path under the docs."""
+    return [(kind, kind.source_path(game.slug)) for kind in registry.game_kinds(game)]
 
 
 def _template_location(exc: jinja2.TemplateError, fallback: str) -> str:

@@ -13,7 +13,7 @@ from rulesite import forked
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish import build as build_module
-from rulesite.publish import workers
+from rulesite.publish import builders, workers
 from rulesite.publish.build_cache import CACHE_DIR
 from rulesite.render.renderer import Renderer
 from tests.helpers import make_project
@@ -99,6 +99,8 @@ def test_a_helper_that_dies_in_a_share_fails_the_build_instead_of_hanging_it(
 
     monkeypatch.setattr(Renderer, "pages_of_all_games", pages_of_all_games)
     monkeypatch.setattr(Renderer, "pages_of_game", pages_of_game)
+    # Shares are a big catalogue's (a small one's builders read the pages as they arrive).
+    monkeypatch.setattr(builders, "WARM_GAMES", 0)
     project = Project(make_project(tmp_path / "project"))
     failed: list[BaseException] = []
 

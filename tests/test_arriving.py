@@ -1,6 +1,6 @@
-"""Pages that arrive while MkDocs builds (``engine/arriving.py``): a placeholder until the page
-is there, whole or not at all; a build that waits for each, and stops when they will not all
-come; Chinese search words segmented ahead exactly as the build would segment them."""
+"""Pages that arrive while MkDocs builds (``engine/arriving.py``): a file for every page before
+it is written; a build that waits for each until it is counted written, and stops when they
+will not all come; Chinese search words segmented ahead exactly as the build would."""
 
 from __future__ import annotations
 
@@ -15,62 +15,60 @@ from rulesite import forked
 from rulesite.engine import arriving, search_sections, search_terms
 
 
-def test_placeholders_keep_a_page_that_arrived_first(tmp_path: Path) -> None:
+def _arrivals(monkeypatch: pytest.MonkeyPatch, order: list[str]) -> arriving.Arrivals:
+    """This process expects ``order``'s pages, none written yet."""
+    ctx = forked.context()
+    arrivals = arriving.Arrivals(ctx.RawValue("i", 0), ctx.Event())
+    monkeypatch.setattr(arriving, "_arrivals", None)
+    monkeypatch.setattr(arriving, "_order", {})
+    arriving.expect(arrivals, order)
+    return arrivals
+
+
+def test_every_page_has_its_file_before_it_is_written(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
-    arriving.write_page(docs, "games/a/index.md", "# A\n")
     arriving.place_holders(docs, ["index.md", "games/a/index.md", "games/a/faq.md"])
-    assert (docs / "games/a/index.md").read_text("utf-8") == "# A\n"
-    assert not arriving.arrived(docs / "index.md")
-    assert not arriving.arrived(docs / "games/a/faq.md")
-    arriving.write_page(docs, "games/a/faq.md", "# FAQ\n")
-    assert arriving.arrived(docs / "games/a/faq.md")
-    assert (docs / "games/a/faq.md").read_bytes() == b"# FAQ\n"
+    files = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file())
+    assert files == ["games/a/faq.md", "games/a/index.md", "index.md"]
+    assert all((docs / name).stat().st_size == 0 for name in files)
 
 
-def test_pages_are_staged_beside_the_docs_and_the_staging_goes(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    arriving.write_page(docs, "index.md", "text")
-    staging = tmp_path / arriving.STAGING
-    assert staging.is_dir() and not any(staging.iterdir())
-    assert sorted(p.name for p in docs.iterdir()) == ["index.md"]
-    (staging / "left-by-a-failed-process").write_text("x", "utf-8")
-    arriving.remove_staging(docs)
-    assert not staging.exists()
+def test_without_arriving_pages_nothing_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(arriving, "_arrivals", None)
+    assert arriving.arrived("faq.md")
+    arriving.wait_for("faq.md")  # a build that expects nothing reads what is there
 
 
-def test_without_arriving_pages_nothing_waits(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_page_arrives_once_the_pages_before_it_and_it_are_written(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(arriving, "_lost", None)
-    placeholder = tmp_path / "page.md"
-    placeholder.write_bytes(arriving.PLACEHOLDER)
-    arriving.wait_for(str(placeholder))  # a build that expects nothing reads what is there
+    arrivals = _arrivals(monkeypatch, ["index.md", "games/a/index.md", "games/a/faq.md"])
+    assert not arriving.arrived("index.md")
+    arrivals.written.value = 2
+    assert arriving.arrived("index.md") and arriving.arrived("games/a/index.md")
+    assert not arriving.arrived("games/a/faq.md")
+    assert arriving.arrived("about.md")  # not one of the pages that arrive: there
 
 
-def test_a_build_waits_for_its_page_until_it_arrives(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    docs = tmp_path / "docs"
-    arriving.place_holders(docs, ["faq.md"])
-    monkeypatch.setattr(arriving, "_lost", threading.Event())
-    writer = threading.Timer(0.2, arriving.write_page, (docs, "faq.md", "# FAQ\n"))
+def test_a_build_waits_for_its_page_until_it_arrives(monkeypatch: pytest.MonkeyPatch) -> None:
+    arrivals = _arrivals(monkeypatch, ["index.md", "faq.md"])
+
+    def write() -> None:
+        arrivals.written.value = 2
+
     started = time.monotonic()
-    writer.start()
-    arriving.wait_for(str(docs / "faq.md"))
+    threading.Timer(0.2, write).start()
+    arriving.wait_for("faq.md")
     assert time.monotonic() - started >= 0.15
-    assert (docs / "faq.md").read_text("utf-8") == "# FAQ\n"
 
 
 def test_a_build_stops_when_its_pages_will_not_all_come(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    docs = tmp_path / "docs"
-    arriving.place_holders(docs, ["faq.md"])
-    lost = threading.Event()
-    monkeypatch.setattr(arriving, "_lost", lost)
-    threading.Timer(0.1, lost.set).start()
+    arrivals = _arrivals(monkeypatch, ["faq.md"])
+    threading.Timer(0.1, arrivals.lost.set).start()
     with pytest.raises(arriving.PagesLost):
-        arriving.wait_for(str(docs / "faq.md"))
+        arriving.wait_for("faq.md")
 
 
 def test_runs_segmented_ahead_reach_the_builder_until_it_stops(
@@ -131,7 +129,8 @@ def test_runs_segmented_ahead_are_what_the_build_would_make(tmp_path: Path) -> N
         "games/a/faq.md": "**胜利点**计分板上的分数\n\n平局时比较剩余资源",
     }
     for relative, text in pages.items():
-        arriving.write_page(docs, relative, text)
+        (docs / relative).parent.mkdir(parents=True, exist_ok=True)
+        (docs / relative).write_text(text, encoding="utf-8")
     terms = tmp_path / "search-terms.txt"
     terms.write_text("计分板 300000\n剩余资源 300000\n", "utf-8")
     batches = _in_fresh_process(_segment_in_fresh_process, docs, terms)

@@ -1,15 +1,17 @@
 """Pages that arrive while MkDocs builds: a language's build may start before its pages are
 all rendered.
 
-A clean build's builder (``publish/builders.py``) can run MkDocs while the language's pages are
-still being rendered by other processes. Before it starts, every page the language will have
-exists as a **placeholder** (``PLACEHOLDER``, which no rendered page can be: Markdown never holds
-a NUL), so MkDocs finds the very files, in the very order, a finished project has; each
-rendered page then replaces its placeholder in one step (``write_page``: written beside the
-docs, then renamed into place), so a reader sees the placeholder or the whole page, never a
-part. MkDocs reads a page's source only when it converts it, in order: the ``rulesite`` plugin's
-``on_page_read_source`` waits there (``wait_for``) until the page has arrived, then lets MkDocs
-read it as ever. The site is the same as when every page was rendered first (a test compares).
+A clean build's builder (``publish/builders.py``) can run MkDocs while the process that renders
+the language's pages is still at it. Before the builder starts, every page the language will
+have exists as an empty file (``place_holders``), so MkDocs finds the very files, in the very
+order, a finished project has. The rendering process writes the pages in one known order (the
+builder is given it) and counts each page once it is written and closed, in a shared counter
+(``Arrivals.written``); MkDocs reads a page's source only when it converts it, and the
+``rulesite`` plugin's ``on_page_read_source`` waits there (``wait_for``) until the counter has
+passed the page, then lets MkDocs read it as ever. The site is the same as when every page was
+rendered first (a test compares). A page is written once, into the file it has: no file is
+written beside it and renamed (on ext4 a build that frees thousands of inodes pays for it in
+every file it creates after, ``scripts/bench/measure.py: settle``).
 
 Rendering a page takes a fraction of converting it, so once the first pages are there MkDocs
 seldom waits, and both languages' builds start as soon as the catalog is checked (before, a
@@ -24,17 +26,13 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from rulesite.engine import search_sections, search_terms
 
-PLACEHOLDER = b"\0rulesite: this page is being rendered\0"
-"""What a page's file holds until its page arrives."""
-STAGING = ".arriving"
-"""Beside a language's docs (``content/<lang>/.arriving/``): where a page is written before it
-is renamed into place (MkDocs never lists it)."""
 FIRST_PAUSE = 0.002
 LONGEST_PAUSE = 0.05
 """Seconds between two looks at a page that has not arrived: short at first (pages arrive in
@@ -42,79 +40,70 @@ the order MkDocs reads them, each soon after the last), longer while none comes.
 
 
 class PagesLost(Exception):
-    """The language's pages will not all arrive (a process rendering them failed, and says
+    """The language's pages will not all arrive (the process rendering them failed, and says
     why): its build stops without a word of its own."""
 
 
-_lost: Any = None
-"""While pages arrive: an event set when they will not all come; None: every page is there."""
+@dataclass(frozen=True)
+class Arrivals:
+    """How a builder learns which of its pages have arrived (shared with the process that
+    renders them, which it forked before)."""
+
+    written: Any
+    """A shared integer: how many pages, in the order given, are written."""
+    lost: Any
+    """An event, set when the pages will not all come."""
 
 
-def expect(lost: Any) -> None:
-    """In a builder's process, before its build: its pages arrive while it builds; ``lost``
-    (a multiprocessing event) is set when they will not all come."""
-    global _lost
-    _lost = lost
+_arrivals: Arrivals | None = None
+"""While pages arrive: how to know they did; None: every page is there."""
+_order: dict[str, int] = {}
+"""Each arriving page's place in the order it is written (by path under the docs)."""
+
+
+def expect(arrivals: Arrivals, order: list[str]) -> None:
+    """In a builder's process, before its build: its pages (paths under the docs, in the order
+    they are written) arrive while it builds."""
+    global _arrivals, _order
+    _arrivals, _order = arrivals, {path: place for place, path in enumerate(order)}
 
 
 def expecting() -> bool:
     """Whether this process's build reads pages that may not have arrived yet."""
-    return _lost is not None
+    return _arrivals is not None
+
+
+def arrived(path: str) -> bool:
+    """Whether the page at ``path`` (under the docs) is there to read."""
+    if _arrivals is None:
+        return True
+    place = _order.get(path)
+    return place is None or _arrivals.written.value > place
 
 
 def wait_for(path: str) -> None:
-    """Return once the page at ``path`` has arrived (at once when no pages are expected);
-    raise PagesLost when it never will."""
-    if _lost is None:
+    """Return once the page at ``path`` (under the docs) has arrived (at once when no pages are
+    expected); raise PagesLost when it never will."""
+    if _arrivals is None:
         return
     pause = FIRST_PAUSE
     while not arrived(path):
-        if _lost.is_set():
+        if _arrivals.lost.is_set():
             raise PagesLost(path)
         time.sleep(pause)
         pause = min(pause * 2, LONGEST_PAUSE)
 
 
-def arrived(path: str | Path) -> bool:
-    """Whether the file at ``path`` is no longer a placeholder."""
-    with open(path, "rb") as file:
-        return file.read(len(PLACEHOLDER)) != PLACEHOLDER
-
-
 def place_holders(docs: Path, relatives: list[str]) -> None:
-    """A placeholder for each page (paths under ``docs``) not written yet: a page that arrived
-    before (rendered by another process) is kept."""
+    """An empty file for each page (paths under ``docs``), for MkDocs to list before the page
+    is written into it."""
     made: set[Path] = set()
     for relative in relatives:
         path = docs / relative
         if path.parent not in made:
             path.parent.mkdir(parents=True, exist_ok=True)
             made.add(path.parent)
-        try:
-            with open(path, "xb") as file:
-                file.write(PLACEHOLDER)
-        except FileExistsError:
-            pass
-
-
-def write_page(docs: Path, relative: str, text: str) -> None:
-    """Write a page that may be read as it arrives: whole, or not at all (see the module)."""
-    path = docs / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging = docs.parent / STAGING
-    staging.mkdir(exist_ok=True)
-    written = staging / f"{os.getpid()}-{relative.replace('/', '%')}"
-    written.write_text(text, encoding="utf-8", newline="\n")
-    os.replace(written, path)
-
-
-def remove_staging(docs: Path) -> None:
-    """Remove the staging folder once every page arrived (it is empty then)."""
-    staging = docs.parent / STAGING
-    if staging.is_dir():
-        for left in staging.iterdir():  # a page a failed process never renamed
-            left.unlink()
-        staging.rmdir()
+        path.touch()
 
 
 # Chinese search words, segmented ahead. A Chinese build's slowest single part is jieba splitting

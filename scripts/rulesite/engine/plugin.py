@@ -144,7 +144,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
     def on_page_read_source(self, *, page, config):
         # A clean build's page may still be rendering (engine/arriving.py): MkDocs reads it
         # once it is there.
-        arriving.wait_for(page.file.abs_src_path)
+        arriving.wait_for(page.file.src_uri)
         return None
 
     def on_env(self, env, *, config, files):

@@ -329,7 +329,7 @@ def render_and_build(
             helps=helps.get(language.lang, ()),
             builder=builder.settings if builder is not None else None,
             arriving=language.lang in arriving,
-            lost=builder.lost if builder is not None else None,
+            arrivals=builder.arrivals if builder is not None else None,
             segment_ahead=language.language.search.jieba,
         )
         jobs.append((language.lang, workers.render_and_build, (job,)))

@@ -67,9 +67,9 @@ class Builder:
     """Where the builder's counts and, last, its ``Outcome`` arrive."""
     arriving: bool = False
     """Whether it may be handed its build before its pages are rendered (``engine/arriving.py``)."""
-    lost: Any = None
-    """An event the language's rendering process sets when the pages it handed the builder
-    will not all arrive (the builder then stops without building)."""
+    arrivals: arriving.Arrivals | None = None
+    """With ``arriving``: how it learns which pages the language's rendering process has
+    written, and that they will not all come (it then stops without building)."""
 
     def stop(self) -> None:
         """End the builder (its language will not be built, or the build is over)."""
@@ -158,8 +158,8 @@ def _start(
 ) -> Builder:
     settings_receiver, settings_sender = ctx.Pipe(duplex=False)
     outcome_receiver, outcome_sender = ctx.Pipe(duplex=False)
-    lost = ctx.Event() if arrive else None
-    target, args = _wait_and_build, (jieba, modules, cache_root, lost)
+    arrivals = arriving.Arrivals(ctx.RawValue("i", 0), ctx.Event()) if arrive else None
+    target, args = _wait_and_build, (jieba, modules, cache_root, arrivals)
     if cached_site is not None:
         target, args = _warm_and_run, (jieba, modules, cache_root, cached_site)
     process = ctx.Process(
@@ -171,7 +171,7 @@ def _start(
     process.start()
     settings_receiver.close()
     outcome_sender.close()
-    return Builder(lang, process, settings_sender, outcome_receiver, arrive, lost)
+    return Builder(lang, process, settings_sender, outcome_receiver, arrive, arrivals)
 
 
 def _load(jieba: bool, modules: tuple[str, ...], cache_root: Path | None) -> None:
@@ -194,10 +194,10 @@ def _wait_and_build(
     jieba: bool,
     modules: tuple[str, ...],
     cache_root: Path | None,
-    lost: Any = None,
+    arrivals: arriving.Arrivals | None = None,
 ) -> None:
     """The builder: load (``_load``), wait for the settings, build (its pages, when they are
-    still arriving, as they arrive: ``lost`` says when they will not all come)."""
+    still arriving, as they arrive: ``arrivals``)."""
     _load(jieba, modules, cache_root)
     try:
         build = settings.recv()
@@ -208,8 +208,8 @@ def _wait_and_build(
         sender.send(Outcome(0.0, None, 0, peak_kb()))
         sender.close()
         return
-    if build.arriving:  # the pages, then the runs segmented ahead, come as it builds
-        arriving.expect(lost)
+    if build.arriving and arrivals is not None:  # pages, then runs segmented ahead, arrive
+        arriving.expect(arrivals, list(build.arriving))
         arriving.receive_runs(settings)
     else:
         settings.close()

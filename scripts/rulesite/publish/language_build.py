@@ -71,9 +71,10 @@ class LanguageBuild:
     """The project's ``.cache/`` (compiled templates, jieba's word table), or None."""
     pages: int
     """Markdown pages the language has (its outcome reports them)."""
-    arriving: bool = False
-    """The pages are still being rendered as MkDocs starts (``engine/arriving.py``): its
-    builder reads each once it is there."""
+    arriving: tuple[str, ...] = ()
+    """When the pages are still being rendered as MkDocs starts: each page (its path under the
+    docs) in the order it is written; its builder reads each once it is there
+    (``engine/arriving.py``)."""
 
 
 def peak_kb() -> int:

@@ -145,8 +145,9 @@ class RenderJob:
     arriving: bool = False
     """Hand the builder its build as soon as the language's own pages start to be rendered
     (``_Arrival``)."""
-    lost: Any = None
-    """With ``arriving``: the builder's event to set when its pages will not all arrive."""
+    arrivals: arriving.Arrivals | None = None
+    """With ``arriving``: the builder's count of pages written, and its event to set when they
+    will not all arrive."""
     segment_ahead: bool = False
     """With ``arriving``, for a language whose search splits words with jieba: once the pages
     are rendered, split their Chinese for the builder's search index
@@ -299,8 +300,9 @@ def render_and_build(sender: Connection, job: RenderJob) -> None:
     build_and_report(sender, build)
 
 
-def _language_build(job: RenderJob, pages: int, arriving: bool = False) -> LanguageBuild:
-    """What the language's MkDocs build is given (``pages``: how many it has)."""
+def _language_build(job: RenderJob, pages: int, order: tuple[str, ...] = ()) -> LanguageBuild:
+    """What the language's MkDocs build is given (``pages``: how many it has; ``order``: the
+    pages in the order they are written, while they are)."""
     assert job.site_dir is not None
     cache_root = bytecode.root()
     return LanguageBuild(
@@ -311,15 +313,15 @@ def _language_build(job: RenderJob, pages: int, arriving: bool = False) -> Langu
         job.pieces,
         str(cache_root) if cache_root is not None else None,
         pages,
-        arriving,
+        order,
     )
 
 
 class _Arrival:
     """A language whose builder is handed its build while its pages are rendered
-    (``engine/arriving.py``): once its own pages start, each page has its placeholder, and the
-    build is handed over as soon as the rest of the project is written (``RenderJob.gate``:
-    looked at between two games)."""
+    (``engine/arriving.py``): once its own pages start, each page has its empty file, the build
+    is handed over as soon as the rest of the project is written (``RenderJob.gate``: looked at
+    between two games), and each page is counted once written."""
 
     def __init__(self, job: RenderJob) -> None:
         self.job = job
@@ -332,8 +334,13 @@ class _Arrival:
         """The language's own pages start (``paths``: every page it will have)."""
         arriving.place_holders(self.docs, paths)
         self.expected = len(paths)
-        self.build = _language_build(self.job, len(paths), arriving=True)
+        self.build = _language_build(self.job, len(paths), tuple(paths))
         self.poll()
+
+    def written(self) -> None:
+        """One more page is written (in the order the build was given)."""
+        assert self.job.arrivals is not None
+        self.job.arrivals.written.value += 1
 
     def poll(self) -> None:
         """Hand the build over if the rest of the project is written."""
@@ -343,15 +350,14 @@ class _Arrival:
             self.handed = True
 
     def check(self, pages: int) -> None:
-        """Every page arrived: the staging folder goes (raises for a page never written)."""
-        arriving.remove_staging(self.docs)
+        """Every page arrived (raises for a page never written)."""
         if pages != self.expected:  # a bug: a placeholder would wait for ever
             raise BuildError(f"{self.job.lang}: {pages} pages rendered of {self.expected}")
 
     def lose(self) -> None:
         """The pages will not all arrive: the builder stops."""
-        if self.handed and self.job.lost is not None:
-            self.job.lost.set()
+        if self.handed and self.job.arrivals is not None:
+            self.job.arrivals.lost.set()
 
     def segment_ahead(self) -> None:
         """Every page arrived and the build is handed over: split the Chinese of the pages for
@@ -381,16 +387,16 @@ def _render(
             share.written.value = written
         finally:
             share.done.set()
-    whole = arrival is not None
+    written = arrival.written if arrival is not None else None
     if arrival is not None:
         arrival.start(renderer.page_paths(job.lang))
         report = _and_then(report, arrival.poll)
     given = job.given
     if given is None:
-        return _write(job.root, renderer.language_pages(job.lang, report), whole=whole)
-    count = _write(job.root, renderer.pages_of_all_games(job.lang), whole=whole)
+        return _write(job.root, renderer.language_pages(job.lang, report), written)
+    count = _write(job.root, renderer.pages_of_all_games(job.lang))
     for index in given.take(len(games)):
-        count += _write(job.root, renderer.pages_of_game(games[index], job.lang), whole=whole)
+        count += _write(job.root, renderer.pages_of_game(games[index], job.lang))
         report(index + 1, len(games))
     given.done.wait()
     if given.written.value < 0:
@@ -411,19 +417,21 @@ def _and_then(
     return both
 
 
-def _write(root: Path, pages: Iterator[tuple[str, str]], whole: bool = False) -> int:
+def _write(
+    root: Path, pages: Iterator[tuple[str, str]], written: Callable[[], None] | None = None
+) -> int:
     """Write ``pages`` (path under the docs, text) into the project at ``root``; how many.
-    ``whole``: each in one step, for a build that reads them as they arrive."""
+    ``written`` hears each page once it is written (for a build that reads them as they
+    arrive)."""
     docs = root / DOCS_DIR
     count = 0
     for relative, text in pages:
-        if whole:
-            arriving.write_page(docs, relative, text)
-        else:
-            path = docs / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8", newline="\n")
+        path = docs / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
         count += 1
+        if written is not None:
+            written()
     return count
 
 

@@ -93,10 +93,10 @@ def test_runs_segmented_ahead_reach_the_builder_until_it_stops(
             sender.send({"x": "x"})
 
 
-def _segment_in_fresh_process(docs: Path, terms: Path, sender: object) -> None:
+def _segment_in_fresh_process(docs: Path, pages: list[str], terms: Path, sender: object) -> None:
     """In a fresh process: segment ahead, sending every batch."""
     batches: list[dict[str, str]] = []
-    arriving.segment_ahead(docs, terms, batches.append)
+    arriving.segment_ahead(docs, pages, terms, batches.append)
     sender.send(batches)  # type: ignore[attr-defined]
 
 
@@ -133,7 +133,7 @@ def test_runs_segmented_ahead_are_what_the_build_would_make(tmp_path: Path) -> N
         (docs / relative).write_text(text, encoding="utf-8")
     terms = tmp_path / "search-terms.txt"
     terms.write_text("计分板 300000\n剩余资源 300000\n", "utf-8")
-    batches = _in_fresh_process(_segment_in_fresh_process, docs, terms)
+    batches = _in_fresh_process(_segment_in_fresh_process, docs, list(pages), terms)
     assert isinstance(batches, list)
     ahead = {run: words for batch in batches for run, words in batch.items()}
     runs = sorted({run for text in pages.values() for run in search_sections.han_runs(text)})

@@ -22,10 +22,9 @@ grows as it converts pages, and with a big one its peak would come while the lan
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -157,9 +156,11 @@ def stop_receiving() -> None:
         _stop.set()
 
 
-def segment_ahead(docs: Path, terms_file: Path, send: Callable[[dict[str, str]], None]) -> None:
+def segment_ahead(
+    docs: Path, pages: list[str], terms_file: Path, send: Callable[[dict[str, str]], None]
+) -> None:
     """In the process that rendered a Chinese language's pages: split every run of Chinese
-    characters in its Markdown (``docs``), page by page in the order MkDocs writes them, with
+    characters in its Markdown (``pages``, paths under ``docs``, in the order written), with
     jieba's word table and the search terms of ``terms_file`` added to it, and ``send`` them in
     batches. Stops quietly when the builder no longer listens or jieba cannot be prepared as
     the build prepares it (the build then splits every run itself, and reports any problem
@@ -172,8 +173,8 @@ def segment_ahead(docs: Path, terms_file: Path, send: Callable[[dict[str, str]],
         search_terms.add_search_terms(str(terms_file))
         seen: set[str] = set()
         batch: dict[str, str] = {}
-        for path in _in_build_order(docs):
-            text = path.read_text(encoding="utf-8")
+        for page in pages:
+            text = (docs / page).read_text(encoding="utf-8")
             for run in search_sections.han_runs(text):
                 if run not in seen:
                     seen.add(run)
@@ -185,13 +186,3 @@ def segment_ahead(docs: Path, terms_file: Path, send: Callable[[dict[str, str]],
             send(batch)
     except (OSError, ValueError):
         return
-
-
-def _in_build_order(docs: Path) -> Iterator[Path]:
-    """The Markdown pages under ``docs``, folders in name order after each folder's own pages
-    (near enough the order MkDocs writes them in: a run needed early is sent early)."""
-    for folder, folders, files in os.walk(docs):
-        folders.sort()
-        for name in sorted(files):
-            if name.endswith(".md"):
-                yield Path(folder, name)

@@ -305,7 +305,7 @@ def render_and_build(
         language.lang
         for language in projects
         if language.lang in builders
-        and builders[language.lang].arriving
+        and builders[language.lang].arrivals is not None
         and (languages is None or language.lang in languages)
         and held.loaded.games
     }

@@ -51,7 +51,7 @@ catalogue the build's memory peaks while the languages render, each process with
 the catalog's pages it touched, and jieba's table and MkDocs' modules in the builders would add
 to that peak (at 1,000 games the sampled PSS peak rose from 1,370-1,428 MB to 1,484 MB, against
 a goal of 1.5 GB). For the same reason, only below it does a builder start while its pages are
-rendered (``Builder.arriving``): a build's memory grows as it converts pages."""
+rendered (``Builder.arrivals``): a build's memory grows as it converts pages."""
 
 
 @dataclass
@@ -65,11 +65,10 @@ class Builder:
     """Where the language's rendering process sends the build's ``LanguageBuild``."""
     outcome: Connection
     """Where the builder's counts and, last, its ``Outcome`` arrive."""
-    arriving: bool = False
-    """Whether it may be handed its build before its pages are rendered (``engine/arriving.py``)."""
     arrivals: arriving.Arrivals | None = None
-    """With ``arriving``: how it learns which pages the language's rendering process has
-    written, and that they will not all come (it then stops without building)."""
+    """Where it may be handed its build before its pages are rendered (``engine/arriving.py``):
+    how it learns which pages the language's rendering process has written, and that they will
+    not all come (it then stops without building); None: its pages are rendered first."""
 
     def stop(self) -> None:
         """End the builder (its language will not be built, or the build is over)."""
@@ -171,7 +170,7 @@ def _start(
     process.start()
     settings_receiver.close()
     outcome_sender.close()
-    return Builder(lang, process, settings_sender, outcome_receiver, arrive, arrivals)
+    return Builder(lang, process, settings_sender, outcome_receiver, arrivals)
 
 
 def _load(jieba: bool, modules: tuple[str, ...], cache_root: Path | None) -> None:
@@ -208,7 +207,8 @@ def _wait_and_build(
         sender.send(Outcome(0.0, None, 0, peak_kb()))
         sender.close()
         return
-    if build.arriving and arrivals is not None:  # pages, then runs segmented ahead, arrive
+    if build.arriving:  # pages, then runs segmented ahead, arrive as it builds
+        assert arrivals is not None, "pages handed over to arrive to a builder not made for it"
         arriving.expect(arrivals, list(build.arriving))
         arriving.receive_runs(settings)
     else:

@@ -327,13 +327,13 @@ class _Arrival:
         self.job = job
         self.docs = job.root / DOCS_DIR
         self.handed = False
-        self.expected = 0
+        self.paths: list[str] = []
         self.build: LanguageBuild | None = None
 
     def start(self, paths: list[str]) -> None:
         """The language's own pages start (``paths``: every page it will have)."""
         arriving.place_holders(self.docs, paths)
-        self.expected = len(paths)
+        self.paths = paths
         self.build = _language_build(self.job, len(paths), tuple(paths))
         self.poll()
 
@@ -351,8 +351,8 @@ class _Arrival:
 
     def check(self, pages: int) -> None:
         """Every page arrived (raises for a page never written)."""
-        if pages != self.expected:  # a bug: a placeholder would wait for ever
-            raise BuildError(f"{self.job.lang}: {pages} pages rendered of {self.expected}")
+        if pages != len(self.paths):  # a bug: a page's builder would wait for ever
+            raise BuildError(f"{self.job.lang}: {pages} pages rendered of {len(self.paths)}")
 
     def lose(self) -> None:
         """The pages will not all arrive: the builder stops."""
@@ -366,7 +366,7 @@ class _Arrival:
         try:
             if self.job.segment_ahead:
                 terms = self.job.root / SEARCH_TERMS
-                arriving.segment_ahead(self.docs, terms, self.job.builder.send)
+                arriving.segment_ahead(self.docs, self.paths, terms, self.job.builder.send)
         finally:
             self.job.builder.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from pathlib import Path
 from types import SimpleNamespace
@@ -76,6 +77,23 @@ def test_a_deferred_build_leaves_search_and_the_offline_files_alone(tmp_path: Pa
     plugin.on_post_build(config=SimpleNamespace(site_dir=str(site), site_url=""))
     assert (site / "search" / "search_index.json").read_text(encoding="utf-8") == "not split"
     assert sorted(path.name for path in site.rglob("*")) == ["search", "search_index.json"]
+
+
+@pytest.mark.parametrize("defer", [False, True])
+def test_a_deferred_build_renders_no_page_about_the_whole_site(tmp_path: Path, defer: bool) -> None:
+    # The first phase publishes the edited pages alone: the sitemap (every page) and the 404
+    # page would be rendered for nothing; a build that is not deferred writes both.
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    settings = {"site_name": "t", "plugins": [{"rulesite": {"defer": defer}}]}
+    (tmp_path / "mkdocs.yml").write_text(json.dumps(settings), encoding="utf-8")
+    build(load_config(str(tmp_path / "mkdocs.yml")))
+    site = tmp_path / "site"
+    assert (site / "index.html").is_file()
+    assert (site / "sitemap.xml").is_file() is (site / "404.html").is_file() is not defer
 
 
 def test_freeing_each_page_once_used_changes_no_byte_of_the_site(

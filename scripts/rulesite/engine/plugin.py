@@ -125,6 +125,14 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             add_search_terms(self.config.search_terms)
         return config
 
+    def on_pre_template(self, template, *, template_name, config):
+        # Deferred, nor are the theme's pages about the whole site (sitemap.xml, 404.html): the
+        # first phase publishes the edited pages alone, and the sitemap lists every page (at
+        # 1,000 games 5,000 of them). An empty template writes nothing (MkDocs skips it).
+        if self.config.defer and template_name in config.theme.static_templates:
+            return template.environment.from_string("")
+        return template
+
     def on_pre_build(self, *, config) -> None:
         theme = config.get("theme")  # the language names the stop words of the chunked index
         self._language = theme.get("language") if theme else None

@@ -423,7 +423,7 @@ def _read(
     """``path``'s bytes, or None with its problems added; ``real_root``: the project's root
     already resolved (else it is resolved here)."""
     try:
-        return read_data_file(path, display, project.root, real_root=real_root)
+        return read_data_file(path, display, real_root or project.root.resolve())
     except DataError as error:
         problems.extend(error.problems)
         return None

@@ -64,15 +64,12 @@ def load_yaml_file(path: Path, display: str, root: Path | None = None) -> Docume
 
     With ``root``, a file that resolves outside it (through a symlink) is refused.
     """
-    return load_yaml_bytes(read_data_file(path, display, root), display)
+    return load_yaml_bytes(read_data_file(path, display, root and root.resolve()), display)
 
 
-def read_data_file(
-    path: Path, display: str, root: Path | None = None, *, real_root: Path | None = None
-) -> bytes:
-    """The bytes of a regular data file, reading at most ``MAX_FILE_BYTES + 1`` of them.
-    With ``root``, a file that resolves outside it is refused; ``real_root`` is ``root``
-    already resolved (a load of many files resolves it once).
+def read_data_file(path: Path, display: str, real_root: Path | None = None) -> bytes:
+    """The bytes of a regular data file, reading at most ``MAX_FILE_BYTES + 1`` of them; with
+    ``real_root`` (a resolved folder: a load resolves it once), one resolving outside is refused.
 
     FIFOs would block forever and devices such as ``/dev/zero`` never end, so only regular files
     are opened (checked again on the open file, in case it was swapped in between).
@@ -82,7 +79,7 @@ def read_data_file(
         return DataError([Problem(display, None, "", message)])
 
     real = _resolve(path, fail)
-    if root is not None and not real.is_relative_to(real_root or root.resolve()):
+    if real_root is not None and not real.is_relative_to(real_root):
         raise fail(f"links to {real}, outside the project; data files must be inside it")
     try:
         kind = _file_kind(os.stat(real).st_mode)

@@ -96,6 +96,26 @@ def test_a_deferred_build_renders_no_page_about_the_whole_site(tmp_path: Path, d
     assert (site / "sitemap.xml").is_file() is (site / "404.html").is_file() is not defer
 
 
+@pytest.mark.parametrize("defer", [False, True])
+def test_a_deferred_build_leaves_its_pages_out_of_materials_search(
+    tmp_path: Path, defer: bool
+) -> None:
+    # The first phase keeps no search index: Material's search is not given the page to read
+    # (its documented `search: exclude`). Not deferred and not splitting, Material indexes it.
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nSome words.\n", encoding="utf-8")
+    settings = {"site_name": "t", "theme": {"name": "material"}}
+    settings["plugins"] = ["search", {"rulesite": {"defer": defer, "split_search": defer}}]
+    (tmp_path / "mkdocs.yml").write_text(json.dumps(settings), encoding="utf-8")
+    build(load_config(str(tmp_path / "mkdocs.yml")))
+    index = json.loads((tmp_path / "site" / "search" / "search_index.json").read_text("utf-8"))
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert bool(index["docs"]) is not defer
+
+
 def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
     real_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

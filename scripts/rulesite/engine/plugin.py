@@ -174,8 +174,13 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
 
     @event_priority(50)  # before Material's search reads the page (priority 0)
     def on_page_context(self, context, *, page, config, nav):
-        if OWN_SECTIONS and self.config.split_search and not self.config.defer:
-            self._index(page)
+        if OWN_SECTIONS and self.config.split_search:
+            if self.config.defer:
+                # The first phase of a preview's update keeps no search index (the second
+                # phase indexes the page): Material's search need not read it either.
+                self._exclude_from_search(page)
+            else:
+                self._index(page)
         # Every page points the theme's search at the chunked index's worker; a game's pages
         # name the game's shard (saved with it for offline reading, searched offline).
         context["rulesite_search_chunks"] = self.config.split_search
@@ -199,6 +204,11 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             self._indexed[page.url] = None
             return
         self._indexed[page.url] = made
+        self._exclude_from_search(page)
+
+    def _exclude_from_search(self, page) -> None:
+        """Material's search skips the page (its documented ``search: exclude``); the page's
+        own setting is given back once it is written (``on_post_page``)."""
         self._hidden[page.url] = page.meta.get("search")
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
 
@@ -225,8 +235,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
                 page.meta.pop("search", None)
             else:
                 page.meta["search"] = hidden
-        # What the page loads, from the page MkDocs hands over, for the offline lists.
-        if self.config.offline:
+        # What the page loads, from the page MkDocs hands over, for the offline lists (which a
+        # deferred build leaves as they were).
+        if self.config.offline and not self.config.defer:
             offline.note_page(self._built, page, output)
         progress.page_done()
         # Written: its HTML and its table of contents are not needed again (search took both

@@ -295,7 +295,7 @@ def test_each_kind_of_edit_keeps_the_data_valid_and_shows_on_its_page(
     slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
     token = "#123457" if kind == "card" else "benchedit0t1"
     for _ in range(2):  # the second edit replaces the first's token
-        page = measure.edit_game(project, slug, kind, token)
+        page, _ = measure.edit_game(project, slug, kind, token)
     catalog = load_catalog(project)
     source = page.removesuffix("/") + ("/index.md" if page.endswith(f"{slug}/") else ".md")
     markdown = render_pages(project, catalog)[f"{LANGUAGES[0]}/{source}"]

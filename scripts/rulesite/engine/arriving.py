@@ -123,8 +123,6 @@ _ahead: dict[str, str] = {}
 """In a builder: the runs segmented ahead so far (``receive_runs``), each as the index holds it."""
 _stop: threading.Event | None = None
 """Set when the builder no longer wants runs (its pages are written)."""
-_receiving: threading.Thread | None = None
-"""The thread that receives them."""
 
 
 def runs_ahead() -> dict[str, str] | None:
@@ -136,7 +134,7 @@ def runs_ahead() -> dict[str, str] | None:
 def receive_runs(source: Connection) -> None:
     """In a builder: receive the runs segmented ahead from ``source`` in a thread of their own
     until they end, or until ``stop_receiving``."""
-    global _stop, _receiving
+    global _stop
     _stop = stop = threading.Event()
 
     def receive() -> None:
@@ -149,17 +147,13 @@ def receive_runs(source: Connection) -> None:
         finally:
             source.close()
 
-    _receiving = threading.Thread(target=receive, name="runs-ahead", daemon=True)
-    _receiving.start()
+    threading.Thread(target=receive, name="runs-ahead", daemon=True).start()
 
 
 def stop_receiving() -> None:
-    """The pages are written: no more runs are wanted. Returns once the receiving thread has
-    ended (within 0.05 s), so that the process may fork (the search split's half)."""
+    """The pages are written: no more runs are wanted (the thread ends within 0.05 s)."""
     if _stop is not None:
         _stop.set()
-    if _receiving is not None:
-        _receiving.join()
 
 
 def segment_ahead(

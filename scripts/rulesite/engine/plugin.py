@@ -302,17 +302,13 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         # an edit: the build cache's, the preview's) rewrites a few pages, and the split is most
         # of its time: the chunks (the longer half) go to a process of their own, on a core such
         # a build mostly leaves idle (at 1,000 games, after one FAQ edit, the Chinese build's
-        # 13.8 s became 6.8 s). So does a clean build whose pages arrived as it built (a small
-        # catalogue, engine/arriving.py): both languages' builds run side by side, and the one
-        # that ends last splits on its own while the other core waits (at 100 games the Chinese
-        # build's last 1.7 s). A big clean build splits here, one half after the other: the
-        # other language is often still building then (no idle core), and a copy of this
-        # process at its largest raised the build's peak memory at 1,000 games from about 2.0
-        # to 2.2-2.4 GB. A process with threads (plain `mkdocs serve` on a generated project)
-        # never forks. The build's other last files are written beside the chunks too (at 1,000
-        # games the offline lists take half a second): the shorter half and they take about as
-        # long.
-        if (self._dirty or arriving.expecting()) and threading.active_count() == 1:
+        # 13.8 s became 6.8 s). A clean build splits here, one half after the other: the other
+        # language is often still building then (no idle core), and a copy of this process at
+        # its largest raised the build's peak memory at 1,000 games from about 2.0 to 2.2-2.4 GB.
+        # A process with threads (plain `mkdocs serve` on a generated project) never forks.
+        # The build's other last files are written beside the chunks too (at 1,000 games the
+        # offline lists take half a second): the shorter half and they take about as long.
+        if self._dirty and threading.active_count() == 1:
 
             def meanwhile() -> None:
                 shards()

@@ -126,9 +126,9 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         return config
 
     def on_pre_template(self, template, *, template_name, config):
-        # Deferred, nor are the theme's pages about the whole site (sitemap.xml, 404.html): the
-        # first phase publishes the edited pages alone, and the sitemap lists every page (at
-        # 1,000 games 5,000 of them). An empty template writes nothing (MkDocs skips it).
+        # A deferred build (a preview's first phase) publishes the edited pages alone: the
+        # theme's pages about the whole site (sitemap.xml, 404.html) are not rendered, and the
+        # sitemap lists every page (5,000 at 1,000 games). MkDocs writes no empty template.
         if self.config.defer and template_name in config.theme.static_templates:
             return template.environment.from_string("")
         return template

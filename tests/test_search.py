@@ -11,6 +11,7 @@ import html
 import json
 import logging
 import os
+import random
 import re
 import subprocess
 import sys
@@ -196,6 +197,26 @@ def test_a_word_is_covered_by_a_longer_word_it_begins() -> None:
     ]
     assert search_split.uncovered(["tie", "tie"], []) == ["tie"]
     assert search_split.uncovered(["ties"], ["tie"]) == ["ties"]  # tie does not find ties' text
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_uncovered_keeps_the_missing_words_no_longer_word_begins(seed: int) -> None:
+    """Against the definition, on random short words over a few letters (many prefixes of each
+    other): in order, each once, not present, and begun by no other present or wanted word."""
+    chance = random.Random(seed)
+    letters = "ab平局"
+
+    def words(count: int) -> list[str]:
+        return ["".join(chance.choices(letters, k=chance.randint(1, 4))) for _ in range(count)]
+
+    candidates, present = words(chance.randint(0, 30)), words(chance.randint(0, 30))
+    every = set(candidates) | set(present)
+    expected = [
+        word
+        for word in dict.fromkeys(candidates)
+        if word not in present and not any(o != word and o.startswith(word) for o in every)
+    ]
+    assert search_split.uncovered(candidates, present) == expected
 
 
 def test_every_game_named_gets_a_shard_even_without_documents() -> None:

@@ -24,7 +24,6 @@ shards when it cannot fetch chunks (``assets/search-worker.js``).
 
 from __future__ import annotations
 
-import bisect
 import html
 import json
 import os
@@ -33,7 +32,7 @@ import shutil
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -381,14 +380,13 @@ def uncovered(candidates: Iterable[str], present: Iterable[str]) -> list[str]:
     missing = [word for word in wanted if word not in present_set]
     if not missing:
         return []
+    # Sorted, the words that begin with a word come right after it, so a word is covered when
+    # the next one begins with it: one pass over neighbours instead of a search per missing
+    # word (at 1,000 games a language's split calls this 80,000 times, once per page with
+    # every word of its sections).
     everything = sorted(present_set.union(wanted))
-    result = []
-    for word in missing:
-        at = bisect.bisect_right(everything, word)
-        if at < len(everything) and everything[at].startswith(word):
-            continue  # a longer word begins with it
-        result.append(word)
-    return result
+    covered = {word for word, after in pairwise(everything) if after.startswith(word)}
+    return [word for word in missing if word not in covered]
 
 
 def dump(data: dict[str, Any]) -> bytes:

@@ -186,20 +186,21 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
     if args.search:
         say(f"first search of {count} games in a phone-sized Chromium, CPU slowed 4x…")
         queries = search.report(project.site_dir, say, pagefind=args.pagefind)
-    edits = None
+    served = None
     if not args.no_serve:
         kinds = ", ".join(measure.EDIT_KINDS)
         say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
-        edits = measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
+        served = measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
     return Result(
         count,
         min(builds, key=lambda build: build.seconds),
         _best_bare(bares),
         measure.search_payloads(project.site_dir),
-        edits,
+        served.edits if served else None,
         tuple(queries),
         again.seconds,
         _pairs(builds, bares),
+        served.start if served else None,
     )
 
 
@@ -212,7 +213,7 @@ def serve_only(count: int, folder: Path, args: argparse.Namespace) -> dict[str, 
     slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
     kinds = ", ".join(measure.EDIT_KINDS)
     say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
-    return measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
+    return measure.serve_edit_to_preview(project, slug, folder / "serve.log", say).edits
 
 
 def _pairs(builds: list[measure.BuildTiming], bares: list[measure.BareTiming]) -> tuple[float, ...]:

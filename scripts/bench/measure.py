@@ -331,11 +331,23 @@ EDIT_KINDS = ("faq", "rules", "card")
 (the BGG rank: on the overview, and in the pages across games that list every card)."""
 
 
+@dataclass(frozen=True)
+class ServeTiming:
+    """What ``serve_edit_to_preview`` measured."""
+
+    start: float
+    """Seconds from starting ``rulesite serve`` to its first game page answering (the whole
+    first build included)."""
+    edits: dict[str, list[float | None]]
+    """Seconds from saving an edit to its page showing it, per kind of edit (``EDIT_KINDS``) and
+    edit (None: it did not show within EDIT_SECONDS)."""
+
+
 def serve_edit_to_preview(
     project: Project, slug: str, log: Path, say: Say, edits: int = 3
-) -> dict[str, list[float | None]]:
-    """Seconds from saving an edit of ``slug`` to its page showing it, per kind of edit
-    (``EDIT_KINDS``) and edit (None: it did not show within EDIT_SECONDS)."""
+) -> ServeTiming:
+    """``rulesite serve``'s start-up, and the seconds from saving each edit of ``slug`` to its
+    page showing it."""
     port = free_port()
     root = f"http://127.0.0.1:{port}/"
     command = [sys.executable, "-m", "rulesite", "--project", str(project.root), "serve"]
@@ -354,13 +366,18 @@ def serve_edit_to_preview(
             url = f"{root}games/{slug}/"
             if not _wait_for(url, None, process, log, READY_SECONDS, say):
                 raise BenchError(f"serve: {url} did not answer within {READY_SECONDS:.0f} s")
-            say(f"  serve: first page after {time.perf_counter() - started:.1f} s")
-            return {
-                kind: [
-                    _one_edit(project, slug, kind, root, process, log, say, n) for n in range(edits)
-                ]
-                for kind in EDIT_KINDS
-            }
+            start = time.perf_counter() - started
+            say(f"  serve: first page after {start:.1f} s")
+            return ServeTiming(
+                start,
+                {
+                    kind: [
+                        _one_edit(project, slug, kind, root, process, log, say, n)
+                        for n in range(edits)
+                    ]
+                    for kind in EDIT_KINDS
+                },
+            )
         finally:
             _stop(process)
 

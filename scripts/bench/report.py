@@ -257,10 +257,19 @@ def _incremental_goal(results: list[Result], by_count: dict[int, Result]) -> Non
         if r.incremental is not None
     )
     target = by_count.get(count)
-    if target is None or target.incremental is None:
+    met = None
+    if target is not None and target.incremental is not None:
+        met = target.incremental <= limit * target.build.seconds
+    _print_goal_at(goal, count, figures, met)
+
+
+def _print_goal_at(goal: str, count: int, figures: str, met: bool | None) -> None:
+    """``goal`` (judged at ``count`` games) with every count's ``figures``: ✓ or ✗ by
+    ``met``; – when it was not measured at that count (``met`` None)."""
+    if met is None:
         print(f"– {goal}: not measured at {count:,} games; {figures or 'n/a'}")
-        return
-    print(f"{_mark(target.incremental <= limit * target.build.seconds)} {goal}: {figures}")
+    else:
+        print(f"{_mark(met)} {goal}: {figures}")
 
 
 def _pss(build: BuildTiming) -> str:
@@ -316,10 +325,10 @@ def _serve_start_goal(results: list[Result], by_count: dict[int, Result]) -> Non
         if r.serve_start is not None
     )
     target = by_count.get(count)
-    if target is None or target.serve_start is None:
-        print(f"– {goal}: not measured at {count:,} games; {figures or 'n/a'}")
-        return
-    print(f"{_mark(target.serve_start <= target.build.seconds)} {goal}: {figures}")
+    met = None
+    if target is not None and target.serve_start is not None:
+        met = target.serve_start <= target.build.seconds
+    _print_goal_at(goal, count, figures, met)
 
 
 def print_edit_goals(edits: dict[int, dict[str, list[float | None]]]) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 import pytest
 
+from rulesite import catalog as catalog_module
 from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish.build import PreviewBuild, build
@@ -190,6 +191,33 @@ def test_the_first_build_is_a_builds_and_leaves_every_page_cached(
     made = previewing.preview.cache.misses
     assert previewing.rebuild() == ["rulesite: no page changed"]
     assert previewing.preview.cache.misses == made  # nothing rendered again
+
+
+def test_the_start_reads_back_the_games_a_build_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After `rulesite build`, the preview's start checks no game file again (the checks the
+    build kept: publish/check_cache.py); the next edit checks the edited file alone."""
+    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
+    project = Project(make_project(tmp_path / "p", games))
+    build(project)
+    checked: list[str] = []
+    real_check = catalog_module.check_game_file
+
+    def counted(raw: bytes, display: str, *args: Any) -> Any:
+        checked.append(display)
+        return real_check(raw, display, *args)
+
+    monkeypatch.setattr(catalog_module, "check_game_file", counted)
+    monkeypatch.setattr(serve, "say", lambda line: None)
+    (tmp_path / "preview").mkdir()
+    preview = serve.Preview(project, tmp_path / "preview")
+    preview.start()
+    assert checked == []
+    replace_in(project.games_dir / "mini-game.yaml", "zh: 两张规则", "zh: 已改动的两张规则")
+    preview.rebuild()
+    assert checked == ["data/games/mini-game.yaml"]
+    assert "已改动的两张规则" in (preview.site / "games/mini-game/index.html").read_text("utf-8")
 
 
 def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(

@@ -113,7 +113,8 @@ def load_catalog(
     ``data/site.yaml`` and date are those of an earlier run is not parsed or checked again; the
     checks across files (slugs, calculator ids, pictures, warnings) always run, and every file
     is read again. Otherwise the game files are checked on two cores where there are two
-    (``check/split.py``), as are those ``stored`` lacks.
+    (``check/split.py``), as are those ``stored`` lacks. With both (the preview's start), what
+    ``stored`` gives or checks goes into ``cache`` for the loads that follow.
     """
     with no_collection():  # a million objects, none of them garbage: no collector passes
         return _load_catalog(project, today, cache, stored)
@@ -164,7 +165,7 @@ def _load_catalog(
         _GameFile.read(project, path, f"{folder}/{path.name}", real_root) for path in game_files
     ]
     # A store keeps only what was checked against a whole, valid site file.
-    store = stored if site is not None and cache is None else None
+    store = stored if site is not None else None
     check = _Check(games_site, site is None, today, cache, context, store)
     checked_files = iter(check.all([f for f in files if f.raw is not None]))
     for file in files:
@@ -239,6 +240,9 @@ class _Check:
     store: CheckStore | None = None
 
     def all(self, files: list[_GameFile]) -> list[CheckedGame]:
+        if self.cache is not None and self.store is not None:  # the preview's start
+            checked = self.stored(self.store, files)
+            return [self._remembered(f, c) for f, c in zip(files, checked, strict=True)]
         if self.cache is not None:  # the preview: few files change, each looked up
             return [self.one(file) for file in files]
         if self.store is not None:
@@ -261,6 +265,11 @@ class _Check:
             checked_files.append(kept)
         store.done()
         return checked_files
+
+    def _remembered(self, file: _GameFile, checked: CheckedGame) -> CheckedGame:
+        """``checked`` (from the store) kept in the cache too, for the preview's next load."""
+        assert self.cache is not None
+        return self.cache.get("checked", file.display, file.digest + self.context, lambda: checked)
 
     def one(self, file: _GameFile) -> CheckedGame:
         raw = file.raw or b""

@@ -71,6 +71,7 @@ from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
 from rulesite.publish.build import load_shared_tables
+from rulesite.publish.check_cache import CheckCache
 from rulesite.publish.plan import Plan, in_docs, is_game_page, page_output, plan_language, settings
 from rulesite.publish.preview_build import PreviewBuild, build_previews
 from rulesite.publish.progress import Progress
@@ -180,7 +181,11 @@ class Preview:
         self.site.mkdir(parents=True, exist_ok=True)
         say("rulesite: checking data/…")
         load_shared_tables(self.project)  # before the catalog, as a build loads them
-        catalog = load_catalog(self.project, cache=self.cache)
+        # The checked games the project's last build kept (``publish/check_cache.py``): after
+        # `rulesite build` the game files need not be checked again (at 1,000 games, 11.8 s of
+        # a start of 161 s on this project's machine); what changed since is checked and kept.
+        stored = CheckCache(self.project, say)
+        catalog = load_catalog(self.project, cache=self.cache, stored=stored)
         self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
         self.languages = {language.code: language for language in catalog.site.languages}
         say(f"rulesite: {len(catalog.games)} games valid")

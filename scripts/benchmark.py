@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench import corpus, measure, search
+from bench import corpus, measure, preview, search
 from bench.measure import BenchError
 from bench.report import (
     Result,
@@ -190,7 +190,7 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
     if not args.no_serve:
         kinds = ", ".join(measure.EDIT_KINDS)
         say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
-        served = measure.serve_edit_to_preview(project, slug, folder / "serve.log", say)
+        served = preview.serve_edit_to_preview(project, slug, folder / "serve.log", say)
     return Result(
         count,
         min(builds, key=lambda build: build.seconds),
@@ -213,7 +213,7 @@ def serve_only(count: int, folder: Path, args: argparse.Namespace) -> dict[str, 
     slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
     kinds = ", ".join(measure.EDIT_KINDS)
     say(f"timing serve's edit-to-preview on /games/{slug}/ (3 edits each: {kinds})…")
-    return measure.serve_edit_to_preview(project, slug, folder / "serve.log", say).edits
+    return preview.serve_edit_to_preview(project, slug, folder / "serve.log", say).edits
 
 
 def _pairs(builds: list[measure.BuildTiming], bares: list[measure.BareTiming]) -> tuple[float, ...]:

@@ -4,10 +4,11 @@ measured at the count the goal names; the figures are shown anyway)."""
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bench import measure
+from bench import measure, preview
 from bench.languages import LANGUAGES
 from bench.measure import BareTiming, BuildTiming, Payload
 
@@ -60,7 +61,7 @@ class Result:
     """Each attempt's ``rulesite build`` ÷ the bare MkDocs build at once that followed it, in
     order (the build goal is judged on their median when there are several)."""
     serve_start: float | None = None
-    """Seconds from starting ``rulesite serve`` to its first page (``measure.ServeTiming``);
+    """Seconds from starting ``rulesite serve`` to its first page (``preview.ServeTiming``);
     None when serve was not measured."""
 
     def first_searches(self, lang: str) -> list[Any]:
@@ -152,7 +153,7 @@ def _edit_cell(edits: dict[str, list[float | None]] | None) -> str:
 def _median_words(values: list[float | None], short: bool = False) -> str:
     middle = measure.median(values)
     if middle is None:
-        return "did not update" if short else f"did not update within {measure.EDIT_SECONDS:.0f} s"
+        return "did not update" if short else f"did not update within {preview.EDIT_SECONDS:.0f} s"
     return figure(middle) if short else f"{middle:.2f} s"
 
 
@@ -177,10 +178,10 @@ def print_goals(results: list[Result]) -> None:
     print(f"  (for reference: rulesite build ÷ the slower language's bare MkDocs alone: {ratios})")
     _parallel_goal(results)
     _memory_goal(results, by_count)
-    _incremental_goal(results, by_count)
+    _incremental_goal(results)
     _ms_per_page_goal(results, by_count)
     _edit_goal(results, by_count)
-    _serve_start_goal(results, by_count)
+    _serve_start_goal(results)
     _search_goal(results, by_count)
 
 
@@ -245,31 +246,40 @@ def _share(result: Result) -> float | None:
     return 100 * result.incremental / result.build.seconds
 
 
-def _incremental_goal(results: list[Result], by_count: dict[int, Result]) -> None:
+def _incremental_goal(results: list[Result]) -> None:
     count, limit = INCREMENTAL_SHARE
     goal = (
         f"rulesite build after an edit to one game ≤ {100 * limit:g} % of a clean build "
         f"at {count:,} games"
     )
-    figures = ", ".join(
-        f"{r.games} games {r.incremental:.2f} / {r.build.seconds:.2f} s = {_share(r):.1f} %"
-        for r in results
-        if r.incremental is not None
+    _against_build(
+        goal,
+        count,
+        limit,
+        results,
+        lambda r: r.incremental,
+        lambda r: f"{r.incremental:.2f} / {r.build.seconds:.2f} s = {_share(r):.1f} %",
     )
-    target = by_count.get(count)
-    met = None
-    if target is not None and target.incremental is not None:
-        met = target.incremental <= limit * target.build.seconds
-    _print_goal_at(goal, count, figures, met)
 
 
-def _print_goal_at(goal: str, count: int, figures: str, met: bool | None) -> None:
-    """``goal`` (judged at ``count`` games) with every count's ``figures``: ✓ or ✗ by
-    ``met``; – when it was not measured at that count (``met`` None)."""
-    if met is None:
+def _against_build(
+    goal: str,
+    count: int,
+    limit: float,
+    results: list[Result],
+    seconds: Callable[[Result], float | None],
+    shown: Callable[[Result], str],
+) -> None:
+    """A goal on a time taken at each count (``seconds``: None where it was not), met when at
+    ``count`` games it is at most ``limit`` × that count's clean build; every count where it was
+    taken is shown (``shown``), and – where it was not taken at ``count``."""
+    figures = ", ".join(f"{r.games} games {shown(r)}" for r in results if seconds(r) is not None)
+    target = next((r for r in results if r.games == count), None)
+    value = seconds(target) if target is not None else None
+    if target is None or value is None:
         print(f"– {goal}: not measured at {count:,} games; {figures or 'n/a'}")
     else:
-        print(f"{_mark(met)} {goal}: {figures}")
+        print(f"{_mark(value <= limit * target.build.seconds)} {goal}: {figures}")
 
 
 def _pss(build: BuildTiming) -> str:
@@ -316,19 +326,17 @@ def _edit_goal(results: list[Result], by_count: dict[int, Result]) -> None:
         print(f"{_mark(met)} {goal}: {_edit_words(target.edits)}")
 
 
-def _serve_start_goal(results: list[Result], by_count: dict[int, Result]) -> None:
+def _serve_start_goal(results: list[Result]) -> None:
     count = SERVE_START_COUNT
     goal = f"serve start-up ≤ a clean rulesite build at {count:,} games"
-    figures = ", ".join(
-        f"{r.games} games {r.serve_start:.1f} / {r.build.seconds:.2f} s"
-        for r in results
-        if r.serve_start is not None
+    _against_build(
+        goal,
+        count,
+        1.0,
+        results,
+        lambda r: r.serve_start,
+        lambda r: f"{r.serve_start:.1f} / {r.build.seconds:.2f} s",
     )
-    target = by_count.get(count)
-    met = None
-    if target is not None and target.serve_start is not None:
-        met = target.serve_start <= target.build.seconds
-    _print_goal_at(goal, count, figures, met)
 
 
 def print_edit_goals(edits: dict[int, dict[str, list[float | None]]]) -> None:

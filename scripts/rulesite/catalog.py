@@ -240,9 +240,14 @@ class _Check:
     store: CheckStore | None = None
 
     def all(self, files: list[_GameFile]) -> list[CheckedGame]:
-        if self.cache is not None and self.store is not None:  # the preview's start
+        if self.cache is not None and self.store is not None:  # the preview's start: the
+            # stored results go into the cache too, for the loads of its edits
             checked = self.stored(self.store, files)
-            return [self._remembered(f, c) for f, c in zip(files, checked, strict=True)]
+            key = self.context
+            return [
+                self.cache.get("checked", f.display, f.digest + key, lambda c=c: c)
+                for f, c in zip(files, checked, strict=True)
+            ]
         if self.cache is not None:  # the preview: few files change, each looked up
             return [self.one(file) for file in files]
         if self.store is not None:
@@ -265,11 +270,6 @@ class _Check:
             checked_files.append(kept)
         store.done()
         return checked_files
-
-    def _remembered(self, file: _GameFile, checked: CheckedGame) -> CheckedGame:
-        """``checked`` (from the store) kept in the cache too, for the preview's next load."""
-        assert self.cache is not None
-        return self.cache.get("checked", file.display, file.digest + self.context, lambda: checked)
 
     def one(self, file: _GameFile) -> CheckedGame:
         raw = file.raw or b""

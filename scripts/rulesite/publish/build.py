@@ -112,7 +112,7 @@ def build(
         publish.check_replaceable(project, target)
         cache = BuildCache(project) if strict and languages is None else None
         previous = cache.open(clean, publish.notice) if cache is not None else None
-        count = _game_files(project)
+        count = game_file_count(project)
         shown.stage(f"checking {count:,} game{'' if count == 1 else 's'}")
         # Held in a list so a clean build can take the only reference (see _records_only).
         stored = CheckCache(project, publish.notice, clean) if cache is not None else None
@@ -462,7 +462,7 @@ def _write_rest(
         exports.update(written)
 
 
-def _game_files(project: Project) -> int:
+def game_file_count(project: Project) -> int:
     """How many game files there are to check (before they are read: for the stage line)."""
     return sum(1 for _ in project.games_dir.glob("*.yaml")) if project.games_dir.is_dir() else 0
 

@@ -70,8 +70,6 @@ from rulesite.engine.search_terms import use_cache_root
 from rulesite.errors import DataError, RulesiteError
 from rulesite.model import Language
 from rulesite.project import Project
-from rulesite.publish.build import load_shared_tables
-from rulesite.publish.check_cache import CheckCache
 from rulesite.publish.plan import Plan, in_docs, is_game_page, page_output, plan_language, settings
 from rulesite.publish.preview_build import PreviewBuild, build_previews
 from rulesite.publish.progress import Progress
@@ -86,7 +84,7 @@ from rulesite.serve.files import (
     scratch_folder,
     snapshot,
 )
-from rulesite.serve.first_build import build_whole, compile_templates
+from rulesite.serve.first_build import check_and_build, compile_templates
 from rulesite.serve.overlay import Problems
 from rulesite.serve.server import Versions, open_server
 from rulesite.serve.watcher import Watcher
@@ -180,18 +178,10 @@ class Preview:
         started = time.perf_counter()
         self.site.mkdir(parents=True, exist_ok=True)
         say("rulesite: checking data/…")
-        load_shared_tables(self.project)  # before the catalog, as a build loads them
-        # The checked games the project's last build kept (``publish/check_cache.py``): after
-        # `rulesite build` the game files need not be checked again (at 1,000 games, 11.8 s of
-        # a start of 161 s on this project's machine); what changed since is checked and kept.
-        stored = CheckCache(self.project, say)
-        catalog = load_catalog(self.project, cache=self.cache, stored=stored)
-        self.cache.retain("checked", (doc.file for doc in catalog.documents.values()))
-        self.languages = {language.code: language for language in catalog.site.languages}
-        say(f"rulesite: {len(catalog.games)} games valid")
-        built = build_whole(
-            self.project, catalog, self.cache, self.content, self.builds, Progress(sys.stderr)
+        catalog, built = check_and_build(
+            self.project, self.cache, self.content, self.builds, Progress(sys.stderr), say
         )
+        self.languages = {language.code: language for language in catalog.site.languages}
         self.written, self.exports = built.written, built.exports
         self._sources = built.files
         for lang in self.languages:

@@ -3,6 +3,7 @@ pages up."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import socket
@@ -19,8 +20,9 @@ import jinja2
 import pytest
 
 from rulesite import catalog as catalog_module
-from rulesite.errors import BuildError
+from rulesite.errors import BuildError, DataError
 from rulesite.project import Project
+from rulesite.publish import builders as builders_module
 from rulesite.publish.build import PreviewBuild, build
 from rulesite.serve import files
 from rulesite.serve import preview as serve
@@ -218,6 +220,31 @@ def test_the_start_reads_back_the_games_a_build_checked(
     preview.rebuild()
     assert checked == ["data/games/mini-game.yaml"]
     assert "已改动的两张规则" in (preview.site / "games/mini-game/index.html").read_text("utf-8")
+
+
+def test_a_start_on_invalid_data_raises_and_leaves_no_builder_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first build forks each language's MkDocs process before the data is checked (as a
+    clean build does); invalid data stops the start, and those processes with it."""
+    games = {"mini-game.yaml": good_game_text() + "\nbroken: [\n"}
+    project = Project(make_project(tmp_path / "p", games))
+    monkeypatch.setattr(serve, "say", lambda line: None)
+    (tmp_path / "preview").mkdir()
+    forked_names: list[str] = []
+    real_start = builders_module.start_builders
+
+    def recorded(*args: Any) -> Any:
+        started = real_start(*args)
+        forked_names.extend(builder.process.name for builder in started.values())
+        return started
+
+    monkeypatch.setattr(builders_module, "start_builders", recorded)
+    with pytest.raises(DataError):
+        serve.Preview(project, tmp_path / "preview").start()
+    assert forked_names == ["rulesite-build-zh", "rulesite-build-en"]
+    running = [child.name for child in multiprocessing.active_children()]
+    assert [name for name in running if name in forked_names] == []
 
 
 def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(

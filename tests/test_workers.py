@@ -59,6 +59,40 @@ def test_a_process_that_stops_without_an_outcome_is_reported_and_heard() -> None
     assert heard == ["stopped"]
 
 
+def _fail_once_built(sender, sent) -> None:
+    sender.send(workers.Outcome(0.0, ["zh: a page cannot be rendered"]))
+    sender.close()
+    sent.set()
+
+
+def _build_nothing(sender) -> None:
+    sender.send(workers.Outcome(0.0, None))
+    sender.close()
+
+
+def test_a_language_that_fails_while_its_builder_ends_is_reported_once() -> None:
+    """The language's failure and its builder's outcome arrive together: the builder is
+    stopped for the failure, and its outcome, already there, is not read (it was a KeyError)."""
+    ctx = forked.context()
+    sent = ctx.Event()
+    outcome, outcome_sender = ctx.Pipe(duplex=False)
+    settings, _ = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_build_nothing, args=(outcome_sender,), daemon=True)
+    process.start()
+    outcome_sender.close()
+    builder = builders.Builder("zh", process, settings, outcome)
+
+    def both_sent() -> None:
+        sent.wait(10)
+        process.join(10)
+
+    outcomes = workers.run(
+        [("zh", _fail_once_built, (sent,))], meanwhile=both_sent, builders={"zh": builder}
+    )
+    assert outcomes["zh"].problems == ["zh: a page cannot be rendered"]
+    assert not process.is_alive()
+
+
 def test_the_languages_that_split_words_with_jieba_share_their_games(tmp_path: Path) -> None:
     from rulesite.catalog import load_site
     from rulesite.engine.projects import language_projects

@@ -199,6 +199,8 @@ def run(
         waiting.update({b.outcome: (b.lang, b.process, True) for b in builders.values()})
         while waiting:
             for receiver in wait(list(waiting)):
+                if receiver not in waiting:  # a builder stopped by an earlier one of this round
+                    continue
                 lang, process, built = waiting[receiver]
                 try:
                     message = receiver.recv()

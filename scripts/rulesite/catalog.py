@@ -240,23 +240,25 @@ class _Check:
     store: CheckStore | None = None
 
     def all(self, files: list[_GameFile]) -> list[CheckedGame]:
-        if self.cache is not None and self.store is not None:  # the preview's start: the
-            # stored results go into the cache too, for the loads of its edits
+        if self.store is not None:
             checked = self.stored(self.store, files)
-            key = self.context
-            return [
-                self.cache.get("checked", f.display, f.digest + key, lambda c=c: c)
-                for f, c in zip(files, checked, strict=True)
-            ]
+            if self.cache is not None:  # the preview's start: kept for its edits' loads too
+                return [
+                    self.cache.get("checked", file.display, self.key(file), lambda c=c: c)
+                    for file, c in zip(files, checked, strict=True)
+                ]
+            return checked
         if self.cache is not None:  # the preview: few files change, each looked up
             return [self.one(file) for file in files]
-        if self.store is not None:
-            return self.stored(self.store, files)
         return map_split(self.one, files, [len(file.raw or b"") for file in files])
+
+    def key(self, file: _GameFile) -> str:
+        """What a file's check is kept under: its bytes and everything it was checked against."""
+        return file.digest + self.context
 
     def stored(self, store: CheckStore, files: list[_GameFile]) -> list[CheckedGame]:
         """Each file's result from ``store``; those it lacks checked (on two cores) and kept."""
-        found = [store.load(file.display, file.digest + self.context) for file in files]
+        found = [store.load(file.display, self.key(file)) for file in files]
         missing = [index for index, checked in enumerate(found) if checked is None]
         sizes = [len(files[index].raw or b"") for index in missing]
         made = map_split_pickled(self.one, [files[index] for index in missing], sizes)
@@ -266,7 +268,7 @@ class _Check:
             kept = found[index]
             if kept is None:
                 kept, pickled = results[index]
-                store.keep(file.display, file.digest + self.context, pickled)
+                store.keep(file.display, self.key(file), pickled)
             checked_files.append(kept)
         store.done()
         return checked_files
@@ -281,7 +283,7 @@ class _Check:
 
         if self.cache is None:
             return check()
-        return self.cache.get("checked", file.display, file.digest + self.context, check)
+        return self.cache.get("checked", file.display, self.key(file), check)
 
 
 def check_game_file(

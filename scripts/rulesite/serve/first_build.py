@@ -76,6 +76,7 @@ def check_and_build(
     """Load and check the catalog, then build it whole (``build_whole``), each language by a
     builder forked first (``publish/builders.py``); ``say`` tells the stages. Raises DataError
     for invalid data and BuildError as a build does."""
+    say("rulesite: checking data/…")
     builders = builders_.early(project, None, game_file_count(project))
     try:
         load_shared_tables(project, jieba=not builders)  # before the catalog, as a build does

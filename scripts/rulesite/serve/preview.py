@@ -177,7 +177,6 @@ class Preview:
         problems are raised, as ``rulesite build`` raises them."""
         started = time.perf_counter()
         self.site.mkdir(parents=True, exist_ok=True)
-        say("rulesite: checking data/…")
         catalog, built = check_and_build(
             self.project, self.cache, self.content, self.builds, Progress(sys.stderr), say
         )

@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import gzip
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -162,9 +163,9 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         say(f"building {count} games with rulesite{of}…")
         builds.append(measure.rulesite_build(project, say))
         build = builds[-1]
-        say(
-            f"  {build.seconds:.2f} s, {build.pages} pages ({per_language(build.language_seconds)})"
-        )
+        each = per_language(build.language_seconds)
+        cpu = f"{build.cpu_seconds:.1f} CPU s"
+        say(f"  {build.seconds:.2f} s ({cpu}), {build.pages} pages ({each})")
         if attempt == 0:
             configs = measure.prepare_bare(project, folder / "bare")
         measure.settle(project, args.settle, say)
@@ -173,9 +174,10 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         say(f"  {figure(one_by_one.total)} s ({per_language(one_by_one.language_seconds)})")
         measure.settle(project, args.settle, say)
         say(f"building it again with bare MkDocs, every language at once{of}…")
-        parallel = measure.bare_mkdocs_parallel(configs)
-        bares.append(dataclasses.replace(one_by_one, parallel=parallel))
-        say(f"  {figure(parallel)} s")
+        parallel, cpu = measure.bare_mkdocs_parallel(configs)
+        bares.append(dataclasses.replace(one_by_one, parallel=parallel, parallel_cpu=cpu))
+        say(f"  {figure(parallel)} s ({cpu:.1f} CPU s)")
+    say(f"  CPU time, rulesite over bare MkDocs at once: {cpu_pairs(builds, bares)}")
     slug = sorted(project.games_dir.glob("*.yaml"))[0].stem
     measure.settle(project, args.settle, say)
     say(f"building {count} games again after an edit to {slug}'s FAQ (from the build cache)…")
@@ -220,6 +222,22 @@ def _pairs(builds: list[measure.BuildTiming], bares: list[measure.BareTiming]) -
     """Each attempt's rulesite build over the bare MkDocs build at once of the same attempt."""
     pairs = zip(builds, bares, strict=True)
     return tuple(build.seconds / bare.parallel for build, bare in pairs if bare.parallel)
+
+
+def cpu_pairs(builds: list[measure.BuildTiming], bares: list[measure.BareTiming]) -> str:
+    """Each attempt's CPU time, rulesite's build against bare MkDocs' at once, and the median
+    ratio: printed beside the wall times (a figure, not a goal) to tell a change in the work
+    done from a change in the machine's speed."""
+    pairs = [
+        (build.cpu_seconds, bare.parallel_cpu)
+        for build, bare in zip(builds, bares, strict=True)
+        if build.cpu_seconds is not None and bare.parallel_cpu
+    ]
+    if not pairs:
+        return "not measured"
+    each = ", ".join(f"{ours:.1f} / {theirs:.1f} s" for ours, theirs in pairs)
+    median = statistics.median(ours / theirs for ours, theirs in pairs)
+    return f"{each} ({median:.2f}×, the median of the pairs)"
 
 
 def _best_bare(bares: list[measure.BareTiming]) -> measure.BareTiming:

@@ -9,6 +9,8 @@ import dataclasses
 import importlib.util
 import random
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -275,12 +277,38 @@ def test_script_runs_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Pa
         or "✓ rulesite build ≤ 1.15" in out
     )
     assert "– peak memory of rulesite build ≤ 1.5 GB at 1,000 games" in out
+    # CPU time beside the wall time: the build's, bare MkDocs' at once, and their ratio
+    assert re.search(r"CPU time, rulesite over bare MkDocs at once: [\d.]+ / [\d.]+ s \(", out)
     assert re.search(r"2 games \d+ MB", out)
     # the build again after one game's FAQ edit, from the build cache, and its share
     assert re.search(r"– rulesite build after an edit to one game ≤ 15 % .*2 games [\d.]+ /", out)
     goal = "– serve edit→preview (median per kind) ≤ 1 s at 300 games: not measured (--no-serve)"
     assert goal in out
     assert (tmp_path / "2-games" / "bare" / LANGUAGES[1] / "site" / "index.html").is_file()
+
+
+def test_cpu_pairs_set_each_attempts_build_against_its_own_bare_build() -> None:
+    script = load_script()
+
+    def attempt(ours: float | None, theirs: float | None) -> tuple[object, object]:
+        build = measure.BuildTiming(10.0, 100, None, cpu_seconds=ours)
+        bare = measure.BareTiming({lang: 5.0 for lang in LANGUAGES}, 9.0, parallel_cpu=theirs)
+        return build, bare
+
+    pairs = [attempt(30.0, 20.0), attempt(22.0, 20.0), attempt(24.0, 30.0)]
+    builds, bares = [build for build, _ in pairs], [bare for _, bare in pairs]
+    shown = script.cpu_pairs(builds, bares)
+    # 1.50, 1.10, 0.80: the median is the second attempt's, not best over best (22 / 20)
+    assert shown == "30.0 / 20.0 s, 22.0 / 20.0 s, 24.0 / 30.0 s (1.10×, the median of the pairs)"
+    unmeasured = attempt(None, None)
+    assert script.cpu_pairs([unmeasured[0]], [unmeasured[1]]) == "not measured"
+
+
+def test_children_cpu_counts_a_finished_childs_work() -> None:
+    before = measure.children_cpu()
+    spin = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
+    subprocess.run([sys.executable, "-c", spin], check=True)
+    assert measure.children_cpu() - before >= 0.3
 
 
 def test_short_builds_are_repeated_unless_repeats_are_asked() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -114,6 +115,17 @@ class BuildTiming:
     pss_kb: int | None = None
     """Peak of the process tree's proportional set size (shared pages divided among the
     processes sharing them), sampled every SAMPLE_SECONDS (Linux; None elsewhere)."""
+    cpu_seconds: float | None = None
+    """CPU time (user + system) of the build's process and of every process it waited for."""
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's children that have ended and been waited
+    for, and of theirs: a build's CPU is the difference across it. On two busy cores a build's
+    wall time follows its CPU time, which moves less with the machine's moment than the wall
+    time does, so the benchmark prints both."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def prime_jieba(project: Project, say: Say) -> None:
@@ -139,11 +151,14 @@ def rulesite_build(project: Project, say: Say, clean: bool = True) -> BuildTimin
     command += ["--clean"] if clean else []
     sampled = TreeMemory()
     what = "rulesite build" if clean else "rulesite build from its cache"
+    cpu = children_cpu()
     seconds, output = _run(command, what, say, memory=sampled)
+    cpu = children_cpu() - cpu
     report = json.loads(output.strip().splitlines()[-1])
     memory = report.get("memory_kb")
     peak = sum(memory.values()) if memory else None
-    return BuildTiming(seconds, report["pages"], report["language_seconds"], peak, sampled.peak_kb)
+    pages, each = report["pages"], report["language_seconds"]
+    return BuildTiming(seconds, pages, each, peak, sampled.peak_kb, cpu)
 
 
 @dataclass(frozen=True)
@@ -153,6 +168,8 @@ class BareTiming:
     language_seconds: dict[str, float]
     parallel: float | None = None
     """Wall time of every language's bare build at once (``bare_mkdocs_parallel``)."""
+    parallel_cpu: float | None = None
+    """CPU time (user + system) of those builds at once, all processes."""
 
     @property
     def total(self) -> float:
@@ -233,9 +250,10 @@ def bare_mkdocs(configs: dict[str, Path], say: Say) -> BareTiming:
     return BareTiming(seconds)
 
 
-def bare_mkdocs_parallel(configs: dict[str, Path]) -> float:
-    """Wall time of ``mkdocs build`` of every configuration at once, each in a fresh process:
-    what rulesite, which builds its languages in parallel, is measured against."""
+def bare_mkdocs_parallel(configs: dict[str, Path]) -> tuple[float, float]:
+    """Wall time and CPU time of ``mkdocs build`` of every configuration at once, each in a
+    fresh process: what rulesite, which builds its languages in parallel, is measured against."""
+    cpu = children_cpu()
     started = time.perf_counter()
     running = []
     for lang, config in configs.items():
@@ -254,7 +272,7 @@ def bare_mkdocs_parallel(configs: dict[str, Path]) -> float:
         if process.returncode != 0:
             tail = "\n".join((stderr or "").strip().splitlines()[-20:])
             raise BenchError(f"bare MkDocs ({lang}, parallel) failed:\n{tail}")
-    return time.perf_counter() - started
+    return time.perf_counter() - started, children_cpu() - cpu
 
 
 @dataclass(frozen=True)

@@ -164,8 +164,8 @@ def run(count: int, folder: Path, args: argparse.Namespace) -> Result:
         builds.append(measure.rulesite_build(project, say))
         build = builds[-1]
         each = per_language(build.language_seconds)
-        cpu = f"{build.cpu_seconds:.1f} CPU s"
-        say(f"  {build.seconds:.2f} s ({cpu}), {build.pages} pages ({each})")
+        used = f"{build.cpu_seconds:.1f} CPU s"
+        say(f"  {build.seconds:.2f} s ({used}), {build.pages} pages ({each})")
         if attempt == 0:
             configs = measure.prepare_bare(project, folder / "bare")
         measure.settle(project, args.settle, say)
@@ -226,8 +226,9 @@ def _pairs(builds: list[measure.BuildTiming], bares: list[measure.BareTiming]) -
 
 def cpu_pairs(builds: list[measure.BuildTiming], bares: list[measure.BareTiming]) -> str:
     """Each attempt's CPU time, rulesite's build against bare MkDocs' at once, and the median
-    ratio: printed beside the wall times (a figure, not a goal) to tell a change in the work
-    done from a change in the machine's speed."""
+    ratio: printed beside the wall times (a figure, not a goal), to see whether a change cut the
+    work rulesite does; read it as the wall ratio is read, pair by pair (both move with the
+    machine's speed)."""
     pairs = [
         (build.cpu_seconds, bare.parallel_cpu)
         for build, bare in zip(builds, bares, strict=True)

@@ -122,8 +122,9 @@ class BuildTiming:
 def children_cpu() -> float:
     """CPU seconds (user + system) of this process's children that have ended and been waited
     for, and of theirs: a build's CPU is the difference across it. On two busy cores a build's
-    wall time follows its CPU time, which moves less with the machine's moment than the wall
-    time does, so the benchmark prints both."""
+    wall time follows its CPU time; the CPU time shows how much work a build did, though it too
+    moves with the machine's speed (bare MkDocs' 100-game build: 24.6 to 31.5 CPU s within an
+    hour on 2026-12-06)."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 

@@ -129,10 +129,18 @@ def site_dir(real_project: Project) -> Path:
     return real_project.site_dir
 
 
+SESSION_SITE_MAX_AGE = 24 * 3600
+"""Seconds the browsers keep the session site's files (longer than any run)."""
+
+
 @pytest.fixture(scope="session")
 def site_url(site_dir: Path) -> Iterator[str]:
-    """The built site served over HTTP under a sub-path, as a publisher might host it."""
-    with serve_site(site_dir) as url:
+    """The built site served over HTTP under a sub-path, as a publisher might host it, with
+    caching headers: the site does not change during a run, and without them a browser asks
+    again for every file of every page it loads (a site built seconds ago looks fresh for
+    seconds only): in the one-tap and checklist tests, 1,791 of 2,786 requests were such
+    re-asks (each answered "not modified")."""
+    with serve_site(site_dir, max_age=SESSION_SITE_MAX_AGE) as url:
         yield url
 
 

@@ -479,10 +479,13 @@ REAL = _real_root()
 """The real project's root: the repository, or its copy with the extra game (EXTRA_GAME_SWITCH)."""
 
 
-def serve_site(site_dir: Path, mount: str = "rulesite") -> contextlib.AbstractContextManager[str]:
+def serve_site(
+    site_dir: Path, mount: str = "rulesite", max_age: int | None = None
+) -> contextlib.AbstractContextManager[str]:
     """Serve ``site_dir`` at ``http://127.0.0.1:<port>/<mount>/``; yields that base URL (the
-    benchmark's server, ``scripts/bench/static_server.py``: one server for both)."""
-    return static_server.serve(site_dir, mount)
+    benchmark's server, ``scripts/bench/static_server.py``: one server for both). ``max_age``:
+    seconds a browser may keep each file without asking again (for a site no test changes)."""
+    return static_server.serve(site_dir, mount, max_age)
 
 
 class _ElementCollector(HTMLParser):

@@ -11,13 +11,14 @@ import random
 import re
 import subprocess
 import sys
+import urllib.request
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from bench import corpus, measure, report
+from bench import corpus, measure, report, static_server
 from bench.languages import LANGUAGES
 from bench.search import Figure
 from rulesite.catalog import load_catalog
@@ -350,3 +351,18 @@ def test_serve_only_prints_the_edit_goals_per_count(capsys: pytest.CaptureFixtur
     assert "✓ serve edit→preview (median per kind) ≤ 1 s at 300 games: faq 0.90 s" in out
     assert "✗ serve edit→preview (median per kind) ≤ 2 s at 1,000 games" in out
     assert "card did not update within" in out
+
+
+def test_the_static_server_sends_caching_headers_only_when_asked(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<p>hi</p>", "utf-8")
+
+    def cache_control(**options: object) -> str | None:
+        with (
+            static_server.serve(tmp_path, "mount", **options) as url,
+            urllib.request.urlopen(url + "index.html") as reply,
+        ):
+            assert reply.read() == b"<p>hi</p>"
+            return reply.headers.get("Cache-Control")
+
+    assert cache_control() is None
+    assert cache_control(max_age=60) == "max-age=60"

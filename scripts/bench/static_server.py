@@ -26,20 +26,32 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    max_age: int | None = None
+    """Seconds a browser may keep each file without asking again (``Cache-Control``), or None
+    for no such header (a browser then guesses from ``Last-Modified``)."""
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
+    def end_headers(self) -> None:
+        if self.max_age is not None:
+            self.send_header("Cache-Control", f"max-age={self.max_age}")
+        super().end_headers()
+
 
 @contextlib.contextmanager
-def serve(folder: Path, mount: str = "") -> Iterator[str]:
+def serve(folder: Path, mount: str = "", max_age: int | None = None) -> Iterator[str]:
     """Serve ``folder`` at ``http://127.0.0.1:<port>/<mount>/`` (at ``/`` without ``mount``);
-    yields that base URL, and stops the server on leaving."""
+    yields that base URL, and stops the server on leaving. With ``max_age``, every file may be
+    kept that many seconds by a browser, as a host with caching headers would let it (only for
+    a folder that does not change while it is served)."""
     with contextlib.ExitStack() as stack:
         root = folder
         if mount:
             root = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             (root / mount).symlink_to(folder.resolve(), target_is_directory=True)
-        handler = functools.partial(_QuietHandler, directory=str(root))
+        handler_class = type("_Handler", (_QuietHandler,), {"max_age": max_age})
+        handler = functools.partial(handler_class, directory=str(root))
         server = _QuietServer(("127.0.0.1", 0), handler)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()

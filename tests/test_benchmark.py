@@ -366,3 +366,16 @@ def test_the_static_server_sends_caching_headers_only_when_asked(tmp_path: Path)
 
     assert cache_control() is None
     assert cache_control(max_age=60) == "max-age=60"
+
+
+def test_the_speed_check_prints_the_seconds_of_its_loop(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import speed_check
+
+    assert speed_check.main(["200000"]) == 0
+    line = capsys.readouterr().out.strip()
+    found = re.fullmatch(
+        r"speed check: 200,000 steps of a fixed Python loop took ([\d.]+) CPU s", line
+    )
+    assert found, line
+    # More steps take longer: the figure measures the loop, not a constant.
+    assert speed_check.loop_seconds(2_000_000) > speed_check.loop_seconds(20_000)

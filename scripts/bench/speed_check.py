@@ -3,8 +3,8 @@
 The suite's and the benchmark's times move with the machine (a shared host's load is invisible
 from inside): on the development machine the same suite took 362–613 s on the same code, and a
 loop like this one varied by half within one session. Printed beside a time (CI's log, before
-and after the suite), it says whether a slower run was the code or the moment. Standard library only: CI
-runs it before anything is installed.
+and after the suite), it says whether a slower run was the code or the moment. Standard library
+only: CI runs it before anything is installed.
 
     python3 scripts/bench/speed_check.py
 """

@@ -158,12 +158,22 @@ def test_pages_arrive_while_the_builders_build_and_the_site_is_the_same(
         real_wait(path)
 
     def slow_pages(self: Renderer, game: Any, lang: str) -> Any:
-        time.sleep(1.0)  # MkDocs starts and reaches the game's pages before they are written
+        # Held until the language's builder waits for a game's page (MkDocs has started and
+        # reached pages not written yet), for 10 s at most. A fixed second was too short once
+        # on a loaded machine: the Chinese builder came after every page had arrived.
+        waiting = f"rulesite-build-{lang} games/"
+        deadline = time.monotonic() + 10.0
+        while holding and time.monotonic() < deadline:
+            if waits.exists() and waiting in waits.read_text("utf-8"):
+                break
+            time.sleep(0.05)
         return real_pages(self, game, lang)
 
+    holding = [True]  # the build with builders only: the languages' own processes wait for none
     monkeypatch.setattr(arriving, "wait_for", noted_wait)
     monkeypatch.setattr(Renderer, "pages_of_game", slow_pages)
     by_builders = build_module.build(project, site_dir=tmp_path / "builders", clean=True)
+    holding.clear()
     waited = waits.read_text("utf-8").splitlines()
     assert any(line.startswith("rulesite-build-zh games/") for line in waited), waited
     assert any(line.startswith("rulesite-build-en games/") for line in waited), waited

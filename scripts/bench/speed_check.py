@@ -15,7 +15,7 @@ import sys
 import time
 
 LOOP = 20_000_000
-"""Iterations of the timed loop: 1.2–1.5 CPU s on the development machine (2026-12-07)."""
+"""Iterations of the timed loop: 1.2–1.8 CPU s on the development machine (2026-12-07)."""
 
 
 def loop_seconds(iterations: int = LOOP) -> float:

@@ -26,9 +26,12 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    max_age: int | None = None
-    """Seconds a browser may keep each file without asking again (``Cache-Control``), or None
-    for no such header (a browser then guesses from ``Last-Modified``)."""
+    def __init__(self, *args: object, max_age: int | None = None, **kwargs: object) -> None:
+        # Set before the base class's __init__, which answers the request at once.
+        self.max_age = max_age
+        """Seconds a browser may keep each file without asking again (``Cache-Control``), or
+        None for no such header (a browser then guesses from ``Last-Modified``)."""
+        super().__init__(*args, **kwargs)
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -50,8 +53,7 @@ def serve(folder: Path, mount: str = "", max_age: int | None = None) -> Iterator
         if mount:
             root = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             (root / mount).symlink_to(folder.resolve(), target_is_directory=True)
-        handler_class = type("_Handler", (_QuietHandler,), {"max_age": max_age})
-        handler = functools.partial(handler_class, directory=str(root))
+        handler = functools.partial(_QuietHandler, directory=str(root), max_age=max_age)
         server = _QuietServer(("127.0.0.1", 0), handler)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()

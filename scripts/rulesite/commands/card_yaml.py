@@ -25,16 +25,18 @@ class RoundTrip:
 
     def __init__(self, text: str) -> None:
         self.original = text
+        # Each candidate's own load is kept: a round-trip load of a large game file is most of
+        # a refresh's time (0.8 s for Nations), and dumping leaves the data as it was.
+        house = None
         for indent in _INDENTS:
-            # Each candidate's own load is kept: a round-trip load of a large game file is
-            # most of a refresh's time (0.8 s for Nations), and dumping leaves the data as it was.
-            self.yaml = _yaml(*indent)
-            self.data = self.yaml.load(text)
-            if _dump(self.yaml, self.data) == text:
-                return
-        # No indentation gives the file back: the house style, loaded afresh.
-        self.yaml = _yaml(*_INDENTS[0])
-        self.data = self.yaml.load(text)
+            yaml = _yaml(*indent)
+            data = yaml.load(text)
+            house = house or (yaml, data)
+            if _dump(yaml, data) == text:
+                break
+        else:  # no indentation gives the file back: the house style, as first loaded
+            yaml, data = house
+        self.yaml, self.data = yaml, data
 
     def text(self) -> str:
         return _dump(self.yaml, self.data)

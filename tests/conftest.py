@@ -5,12 +5,15 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from rulesite.catalog import load_catalog
+from rulesite.engine.search_terms import CACHE_ENV
 from rulesite.project import Project
 from rulesite.publish.build import build
 from tests.helpers import (
@@ -32,6 +35,8 @@ from tests.helpers import (
     serve_site,
     shared_temp,
     use_compiled_templates,
+    use_jieba_cache,
+    with_jieba_cache,
 )
 from tests.page_survey import Survey
 from tests.site_checks import LANGS, page_paths
@@ -59,16 +64,28 @@ def _warm_builds() -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _compiled_templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Every project a test makes starts with the compiled templates of the fixture project's
-    build (``built_fixture``; ``helpers.with_compiled_templates``), as a user's project does
-    after its first build. That build is made when the run's first project is."""
+def _warm_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every project a test makes starts with the caches a user's project has after its first
+    build (``helpers.with_warm_caches``): the compiled templates of the fixture project's build
+    (``built_fixture``), made when the run's first project is, and jieba's word table."""
     base = shared_temp(tmp_path_factory)
     use_compiled_templates(
         lambda: built_once(base, FIXTURE_PROJECT, _build_fixture) / "project" / ".cache" / "jinja"
     )
+    use_jieba_cache(
+        lambda: built_once(base, "jieba-cache", _make_jieba_cache) / "jieba" / "jieba.cache"
+    )
     yield
     use_compiled_templates(None)
+    use_jieba_cache(None)
+
+
+def _make_jieba_cache(folder: Path) -> None:
+    """jieba's cached word table in ``folder/jieba``, made as a build makes a project's
+    ``.cache/jieba``: in a process of its own (this one initialized jieba already)."""
+    code = "from rulesite.engine.search_terms import prepare_jieba; prepare_jieba()"
+    env = {**os.environ, CACHE_ENV: str(folder)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=300)
 
 
 def _build_real(folder: Path) -> None:
@@ -107,8 +124,9 @@ FIXTURE_PROJECT = "fixture-project"
 
 
 def _build_fixture(folder: Path) -> None:
-    # Compiles its templates: the other projects start with them (_compiled_templates).
-    report = build(Project(make_project(folder / "project", compiled=False)))
+    # Compiles its templates: the other projects start with them (_warm_caches). Its copies
+    # (copy_built) are built projects, with jieba's cache as one has.
+    report = build(Project(with_jieba_cache(make_project(folder / "project", warm=False))))
     (folder / "pages.txt").write_text(str(report.pages), encoding="utf-8")
 
 

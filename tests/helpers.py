@@ -188,7 +188,7 @@ def copy_project(root: Path, target: Path) -> Path:
     content/ stays what its site/ was built from. Nor its build cache: the copy builds clean,
     and the cache's trash may be going away under the copy (``copy_built``)."""
     shutil.copytree(root, target, ignore=shutil.ignore_patterns("site", "content", ".cache"))
-    return with_compiled_templates(target)
+    return with_warm_caches(target)
 
 
 def built_once(base: Path, name: str, make: Callable[[Path], None]) -> Path:
@@ -241,6 +241,8 @@ def skipping(*patterns: str) -> Callable[[str, list[str]], set[str]]:
 
 _compiled_templates: Callable[[], Path] | None = None
 """Where new test projects get their compiled templates (``use_compiled_templates``)."""
+_jieba_cache: Callable[[], Path] | None = None
+"""Where new test projects get jieba's cached word table (``use_jieba_cache``)."""
 
 
 def use_compiled_templates(source: Callable[[], Path] | None) -> None:
@@ -251,6 +253,13 @@ def use_compiled_templates(source: Callable[[], Path] | None) -> None:
     _compiled_templates = source
 
 
+def use_jieba_cache(source: Callable[[], Path] | None) -> None:
+    """Start every project made from now on in this process with the jieba word-table cache
+    file ``source()`` names (asked for when a project is made); None: with none."""
+    global _jieba_cache
+    _jieba_cache = source
+
+
 def _link_or_copy(source: str, target: str) -> None:
     try:
         os.link(source, target)
@@ -258,27 +267,41 @@ def _link_or_copy(source: str, target: str) -> None:
         shutil.copy2(source, target)
 
 
-def with_compiled_templates(target: Path) -> Path:
-    """The project at ``target`` with the run's compiled templates in ``.cache/jinja``, as a
-    project that was built before has them (``engine/bytecode.py``).
+def with_warm_caches(target: Path) -> Path:
+    """The project at ``target`` with the caches a project that was built before has: the run's
+    compiled templates in ``.cache/jinja`` (``engine/bytecode.py``) and jieba's cached word
+    table in ``.cache/jieba`` (``engine/search_terms.py``).
 
     A build of a new project compiles the page templates and Material's: measured, 0.38 of a
     fixture build's 0.88 CPU s, and the suite builds hundreds of new projects. Jinja checks each
     entry against its template's source, so a project whose templates a test changed compiles
-    those again. The files are hard links: Jinja replaces an entry (writes a new file, renames
-    it over the old), never writes into one, so no test's build changes the shared copy.
+    those again. Every build process that splits Chinese and finds no jieba cache in the project
+    makes one from jieba's word list: 1.7 of a cold `rulesite build`'s 6.3 CPU s (the fixture
+    project), in the dozens of builds the tests start as a command. jieba reads its cache only
+    when it is newer than the word list, as this one is.
+
+    The files are hard links: Jinja and jieba replace a cache file (write a new file, rename it
+    over the old), never write into one, so no test's build changes the shared copy.
     """
-    if _compiled_templates is None:
-        return target
-    folder = _compiled_templates()
-    if not folder.is_dir():
-        return target
-    shutil.copytree(
-        folder,
-        target / ".cache" / "jinja",
-        copy_function=_link_or_copy,
-        dirs_exist_ok=True,
-    )
+    if _compiled_templates is not None and (folder := _compiled_templates()).is_dir():
+        shutil.copytree(
+            folder,
+            target / ".cache" / "jinja",
+            copy_function=_link_or_copy,
+            dirs_exist_ok=True,
+        )
+    return with_jieba_cache(target)
+
+
+def with_jieba_cache(target: Path) -> Path:
+    """The project at ``target`` with the run's jieba word-table cache in ``.cache/jieba``
+    (``with_warm_caches``)."""
+    if _jieba_cache is not None and (table := _jieba_cache()).is_file():
+        # Private, as the builds require of a project's jieba folder (search_terms).
+        folder = target / ".cache" / "jieba"
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not (folder / table.name).exists():
+            _link_or_copy(str(table), str(folder / table.name))
     return target
 
 
@@ -286,13 +309,13 @@ def make_project(
     target: Path,
     games: dict[str, str] | None = None,
     real_games: bool = False,
-    compiled: bool = True,
+    warm: bool = True,
 ) -> Path:
     """A project at ``target`` with the repo's config, templates and site data.
 
     ``games`` maps file names to YAML text; by default the good fixture game is used. With
-    ``real_games`` the repo's own games are copied too. With ``compiled`` (the default) it has
-    the run's compiled templates (``with_compiled_templates``), as a project built before has.
+    ``real_games`` the repo's own games are copied too. With ``warm`` (the default) it has the
+    caches a project built before has (``with_warm_caches``).
     """
     target.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "mkdocs.yml", target / "mkdocs.yml")
@@ -312,7 +335,7 @@ def make_project(
         (games_dir / name).write_text(text, encoding="utf-8")
     if EXTRA_GAME.name in games:
         shutil.copytree(EXTRA_IMAGES, target / "data" / "images", dirs_exist_ok=True)
-    return with_compiled_templates(target) if compiled else target
+    return with_warm_caches(target) if warm else target
 
 
 THIRD_LANGUAGE = REPO / "tests" / "fixtures" / "third-language"
@@ -401,7 +424,7 @@ def make_third_language_project(target: Path) -> Path:
             f"{{zh: {simplified},", f"{{zh: {simplified}, zh-Hant: {traditional},"
         )
     (target / "mkdocs.yml").write_text(config, encoding="utf-8")
-    return with_compiled_templates(target)
+    return with_warm_caches(target)
 
 
 def good_game_text() -> str:
@@ -438,7 +461,7 @@ def make_gallery_project(target: Path) -> Path:
     """
     shutil.copytree(SCORING_GALLERY, target)
     shutil.copy(REPO / "data" / "site.yaml", target / "data" / "site.yaml")
-    return with_compiled_templates(target)
+    return with_warm_caches(target)
 
 
 @functools.cache

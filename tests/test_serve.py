@@ -51,7 +51,7 @@ def _holding(url: str, needle: str) -> str | None:
 
 
 def test_serve_rerenders_on_data_change_and_survives_mistakes(tmp_path: Path) -> None:
-    root = make_project(tmp_path / "p", compiled=False)  # its builds compile and keep them
+    root = make_project(tmp_path / "p", warm=False)  # its builds make and keep their caches
     port = free_port()
     log = (tmp_path / "serve.log").open("w")
     scratch = tmp_path / "tmp"  # where the preview keeps its files

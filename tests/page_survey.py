@@ -1,13 +1,15 @@
 """Every page of the real site visited once in a run, and what the checks of every page read
-from it there: the problems the page met, its tap targets at 360 px, the kinds of element it
-shows.
+from it there: the problems the page met, its tap targets, headings' permalinks and number
+ranges at 360 px, the kinds of element it shows.
 
 Three checks went through every page of both languages, each with a load of its own (console
 errors and failed requests: ``test_browser.py``; tap targets: ``test_onetap_browser.py``; which
-pages axe checks: ``test_accessibility.py``): 216 loads a run. The survey loads each page once,
-on a 360 × 740 phone (where most readers are), and writes what it saw to JSON files that every
-xdist worker reads (``helpers.built_once``); the checks assert on those facts, each with the
-same message as before.
+pages axe checks: ``test_accessibility.py``): 216 loads a run. Two more loaded the game pages
+to read their layout (permalinks and number ranges, ``test_onetap_browser.py``: 22 loads); they
+now read every page's from here. The survey loads each page once, on a 360 × 740 phone (where
+most readers are), and writes what it saw to JSON files that every xdist worker reads
+(``helpers.built_once``); the checks assert on those facts, each with the same message as
+before.
 
 The survey is made in pieces, one per page kind and language, each when a test first asks for
 one of its pages: ``test_accessibility.py``'s tests are handed to the workers by page kind and
@@ -51,6 +53,18 @@ MARKUP = """() => [...new Set([...document.body.querySelectorAll('*')].map(e => 
 """What kinds of element a page shows once its scripts ran (each element's tag, classes, role,
 type and aria attributes)."""
 
+HEADINGS = """() => [...document.querySelectorAll('.md-content :is(h2, h3) > a.headerlink')]
+  .map(link => { const h = link.parentElement.getBoundingClientRect();
+    const l = link.getBoundingClientRect();
+    const line = parseFloat(getComputedStyle(link.parentElement).lineHeight);
+    return [link.parentElement.id, l.top - h.top, line, h.right - l.right]; })"""
+"""Each content heading's permalink (the pilcrow) as laid out: ``[heading id, its top below the
+heading's top, the heading's line height, the heading's right edge beyond the pilcrow's]``."""
+
+RANGES = """() => [...document.querySelectorAll('.md-content .rs-nowrap')]
+  .map(s => [s.textContent, getComputedStyle(s).whiteSpace, s.getClientRects().length])"""
+"""Each number range kept on one line (``2–5``): ``[its text, its white-space, its lines]``."""
+
 TRY = ".rs-calc__try"
 """A calculator's worked example: a score page's markup is read with one filled in."""
 
@@ -64,6 +78,10 @@ class PageFacts:
     from its load to the end of the survey's visit."""
     targets: list[list]
     """Its tap targets as the phone lays them out, before anything is tapped (``TARGETS``)."""
+    headings: list[list]
+    """Its headings' permalinks as the phone lays them out (``HEADINGS``)."""
+    ranges: list[list]
+    """Its number ranges as the phone lays them out (``RANGES``)."""
     markup: list[str]
     """The kinds of element it shows (``MARKUP``); a score page's with a worked example
     filled in."""
@@ -143,11 +161,11 @@ class Survey:
 def _read(tab) -> PageFacts:
     """The facts of the page loading in ``tab``, once it has stopped fetching."""
     tab.wait_for_load_state("networkidle")
-    targets = tab.evaluate(TARGETS)
+    targets, headings, ranges = tab.evaluate(TARGETS), tab.evaluate(HEADINGS), tab.evaluate(RANGES)
     tries = tab.locator(TRY)
     if tries.count():
         tries.first.click()
     markup = sorted(tab.evaluate(MARKUP))
     problems = list(tab.problems)
     tab.problems.clear()
-    return PageFacts(problems, targets, markup)
+    return PageFacts(problems, targets, headings, ranges, markup)

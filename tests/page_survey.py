@@ -1,15 +1,15 @@
 """Every page of the real site visited once in a run, and what the checks of every page read
 from it there: the problems the page met, its tap targets, headings' permalinks and number
-ranges at 360 px, the kinds of element it shows.
+ranges at 360 px, its links between rulings and topics, the kinds of element it shows.
 
 Three checks went through every page of both languages, each with a load of its own (console
 errors and failed requests: ``test_browser.py``; tap targets: ``test_onetap_browser.py``; which
-pages axe checks: ``test_accessibility.py``): 216 loads a run. Two more loaded the game pages
-to read their layout (permalinks and number ranges, ``test_onetap_browser.py``: 22 loads); they
-now read every page's from here. The survey loads each page once, on a 360 × 740 phone (where
-most readers are), and writes what it saw to JSON files that every xdist worker reads
-(``helpers.built_once``); the checks assert on those facts, each with the same message as
-before.
+pages axe checks: ``test_accessibility.py``): 216 loads a run. Three more loaded pages to read
+them (permalinks and number ranges of the game pages, 22 loads; the topic tags and the topic
+pages, 42: ``test_onetap_browser.py``); they now read them from here. The survey loads each
+page once, on a 360 × 740 phone (where most readers are), and writes what it saw to JSON files
+that every xdist worker reads (``helpers.built_once``); the checks assert on those facts, each
+with the same message as before.
 
 The survey is made in pieces, one per page kind and language, each when a test first asks for
 one of its pages: ``test_accessibility.py``'s tests are handed to the workers by page kind and
@@ -65,6 +65,16 @@ RANGES = """() => [...document.querySelectorAll('.md-content .rs-nowrap')]
   .map(s => [s.textContent, getComputedStyle(s).whiteSpace, s.getClientRects().length])"""
 """Each number range kept on one line (``2–5``): ``[its text, its white-space, its lines]``."""
 
+TOPIC_LINKS = """() => [...document.querySelectorAll(
+    '.md-content a.rs-tag, .md-content .rs-topic-list a')]
+  .map(a => { if (a.closest('.rs-topic-list')) return ['listed', a.pathname + a.hash];
+    let at = a.closest('p');
+    while (at && at.localName !== 'h2') at = at.previousElementSibling;
+    return [at ? at.id : '', a.pathname + a.hash]; })"""
+"""A page's links between rulings and topics, each resolved to a path from the server's root
+(the workers' servers differ in port only): each topic tag as ``[the id of the ruling heading
+it follows, path]``, each ruling a topic page lists as ``['listed', path]``."""
+
 TRY = ".rs-calc__try"
 """A calculator's worked example: a score page's markup is read with one filled in."""
 
@@ -82,6 +92,8 @@ class PageFacts:
     """Its headings' permalinks as the phone lays them out (``HEADINGS``)."""
     ranges: list[list]
     """Its number ranges as the phone lays them out (``RANGES``)."""
+    topic_links: list[list]
+    """Its topic tags and the rulings it lists under a topic (``TOPIC_LINKS``)."""
     markup: list[str]
     """The kinds of element it shows (``MARKUP``); a score page's with a worked example
     filled in."""
@@ -162,10 +174,11 @@ def _read(tab) -> PageFacts:
     """The facts of the page loading in ``tab``, once it has stopped fetching."""
     tab.wait_for_load_state("networkidle")
     targets, headings, ranges = tab.evaluate(TARGETS), tab.evaluate(HEADINGS), tab.evaluate(RANGES)
+    topic_links = tab.evaluate(TOPIC_LINKS)
     tries = tab.locator(TRY)
     if tries.count():
         tries.first.click()
     markup = sorted(tab.evaluate(MARKUP))
     problems = list(tab.problems)
     tab.problems.clear()
-    return PageFacts(problems, targets, headings, ranges, markup)
+    return PageFacts(problems, targets, headings, ranges, topic_links, markup)

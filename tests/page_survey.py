@@ -75,6 +75,9 @@ TOPIC_LINKS = """() => [...document.querySelectorAll(
 (the workers' servers differ in port only): each topic tag as ``[the id of the ruling heading
 it follows, path]``, each ruling a topic page lists as ``['listed', path]``."""
 
+BEFORE_TAPPING = f"() => [({TARGETS})(), ({HEADINGS})(), ({RANGES})(), ({TOPIC_LINKS})()]"
+"""``TARGETS``, ``HEADINGS``, ``RANGES`` and ``TOPIC_LINKS`` of a page, in that order."""
+
 TRY = ".rs-calc__try"
 """A calculator's worked example: a score page's markup is read with one filled in."""
 
@@ -173,8 +176,8 @@ class Survey:
 def _read(tab) -> PageFacts:
     """The facts of the page loading in ``tab``, once it has stopped fetching."""
     tab.wait_for_load_state("networkidle")
-    targets, headings, ranges = tab.evaluate(TARGETS), tab.evaluate(HEADINGS), tab.evaluate(RANGES)
-    topic_links = tab.evaluate(TOPIC_LINKS)
+    # One round trip for the facts read before anything is tapped.
+    targets, headings, ranges, topic_links = tab.evaluate(BEFORE_TAPPING)
     tries = tab.locator(TRY)
     if tries.count():
         tries.first.click()

@@ -112,7 +112,7 @@ def test_every_topic_tag_lands_on_a_page_listing_its_ruling(
 
     tags: dict[str, set[str]] = {}  # topic path -> the rulings tagged with it
     for game in GAMES:
-        faq = f"{site}{LANGS[lang]}games/{game.slug}/{PAGES['faq']}"
+        faq = urlsplit(game_url(site_url, lang, game, "faq")).path
         found = links(faq)
         for ruling in game.faq:
             hrefs = [href for where, href in found if where == ruling.id][: len(ruling.tags)]

@@ -1,0 +1,236 @@
+"""Where the test suite's time goes: ``make test``'s pytest run, with every process it starts
+sampled, and their CPU seconds printed by kind of process.
+
+On a machine whose speed moves with other people's load, two runs' wall times of the same code
+differ by a fifth or more, and a change worth 3 % cannot be told from the noise by timing the
+whole suite. The CPU seconds each kind of process used move far less, and say which part of
+the suite a change made cheaper (the pages' renderers, the builds, the command lines the tests
+start). Run it before and after a change, one run after the other, nothing else running:
+
+    .venv/bin/python scripts/bench/suite.py                # the whole suite, as make test runs it
+    .venv/bin/python scripts/bench/suite.py --workers 0 -- tests/test_render.py
+
+Linux only (it reads ``/proc``); standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE_SECONDS = 0.2
+"""How often every process is read: a process that lives shorter than this may be missed (its
+time still counts in the total the run's own accounting gives, ``reaped``)."""
+WORKERS = "4"
+"""Test workers, as the Makefile's ``TEST_WORKERS``."""
+
+OTHER = "other: "
+"""The start of the kind of a process that is none of the others."""
+CHROMIUM_TYPE = re.compile(r"--type=(\S+)")
+UTILITY_TYPE = re.compile(r"--utility-sub-type=(\S+)")
+
+
+def kind_of(command: str, is_root: bool = False) -> str:
+    """The kind of process a command line (``/proc/<pid>/cmdline``, NULs as spaces) is."""
+    if is_root:
+        return "pytest, the controlling process"
+    program = command.split(" ", 1)[0]
+    # Chromium's zygotes run as /proc/self/exe.
+    if "chrom" in Path(program).name or (program == "/proc/self/exe" and "--type=" in command):
+        found = CHROMIUM_TYPE.search(command)
+        if found is None:
+            return "Chromium: browser"
+        if found[1] == "utility":
+            sub = UTILITY_TYPE.search(command)
+            return f"Chromium: utility {sub[1].rsplit('.', 1)[-1] if sub else '?'}"
+        return f"Chromium: {found[1]}"
+    if "run-driver" in command:
+        return "Playwright's driver (Node)"
+    if Path(program).name in ("node", "nodejs"):
+        return "Node (the JavaScript tests)"
+    if "python" in Path(program).name:
+        if "exec(eval(sys.stdin" in command:
+            return "pytest workers, with the builds they fork"
+        if "rulesite" in command:
+            return "rulesite commands the tests start"
+        return "other Python the tests start"
+    return f"{OTHER}{Path(program).name}"
+
+
+@dataclass
+class Sampler:
+    """Every process under ``root``, read from ``/proc`` until ``stop`` is set."""
+
+    root: int
+    cpu: dict[tuple[int, str], float] = field(default_factory=dict)
+    """Last CPU seconds seen, by (pid, start time)."""
+    kinds: dict[tuple[int, str], str] = field(default_factory=dict)
+    """What each process is (``kind_of``), by the same key."""
+    stop: threading.Event = field(default_factory=threading.Event)
+    """Set to end ``run``."""
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            self.read()
+            self.stop.wait(SAMPLE_SECONDS)
+
+    def read(self) -> None:
+        """One look at every process: a process under ``root`` (or known from an earlier look,
+        though its parent has gone) has its CPU seconds noted."""
+        stats = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                stat = _stat(int(entry))
+                if stat is not None:
+                    stats[int(entry)] = stat
+        for pid, (_parent, start, seconds) in stats.items():
+            key = (pid, start)
+            # A process of no known kind may yet become one: Debian's /usr/bin/chromium is a
+            # shell script that execs the browser in the same process.
+            if self.kinds.get(key, OTHER).startswith(OTHER):
+                if key not in self.kinds and not self._under_root(pid, stats):
+                    continue
+                command = _command(pid)
+                if command is None:
+                    continue
+                self.kinds[key] = kind_of(command, pid == self.root)
+            self.cpu[key] = seconds
+
+    def _under_root(self, pid: int, stats: dict) -> bool:
+        seen = set()
+        while pid not in seen and pid in stats:
+            if pid == self.root:
+                return True
+            seen.add(pid)
+            pid = stats[pid][0]
+        return False
+
+    def by_kind(self) -> list[tuple[str, float, int]]:
+        """(kind, CPU seconds, processes), most CPU first."""
+        seconds: collections.Counter[str] = collections.Counter()
+        count: collections.Counter[str] = collections.Counter()
+        for key, kind in self.kinds.items():
+            seconds[kind] += self.cpu[key]
+            count[kind] += 1
+        return [(kind, total, count[kind]) for kind, total in seconds.most_common()]
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat(pid: int) -> tuple[int, str, float] | None:
+    """(parent pid, start time, CPU seconds) of ``pid``, or None when it has gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2 :].split()
+    return int(fields[1]), fields[19], (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def _command(pid: int) -> str | None:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return command.strip() or None  # a process that has just ended shows none
+
+
+def speed_check() -> str:
+    """The fixed loop's CPU seconds (``speed_check.py``) right now, as printed there."""
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("speed_check.py"))],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return out.strip().rsplit(" took ", 1)[-1]
+
+
+def pytest_command(workers: str, extra: list[str]) -> list[str]:
+    """pytest as ``make test`` runs it (Makefile), or in one process (``workers`` "0")."""
+    command = [sys.executable, "-m", "pytest"]
+    if workers == "0":
+        command += ["-p", "no:xdist"]
+    else:
+        command += ["-n", workers, "--dist", "loadfile", "--no-loadscope-reorder"]
+    return command + extra
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one sampled run of the suite gave."""
+
+    wall: float
+    reaped: float
+    """CPU seconds of pytest and every process under it that it (or they) waited for."""
+    kinds: list[tuple[str, float, int]]
+    summary: str
+    """pytest's last line."""
+    status: int
+
+
+def run_suite(command: list[str]) -> Run:
+    """Run ``command`` in the project folder, its output passed through, sampled."""
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="")  # as the Makefile's test target
+    started = time.monotonic()
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+    sampler = Sampler(process.pid)
+    thread = threading.Thread(target=sampler.run, daemon=True)
+    thread.start()
+    last = ""
+    assert process.stdout is not None
+    for line in process.stdout:
+        sys.stdout.write(line)
+        if line.strip():
+            last = line.strip()
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.monotonic() - started
+    sampler.stop.set()
+    thread.join()
+    reaped = usage.ru_utime + usage.ru_stime
+    return Run(wall, reaped, sampler.by_kind(), last, os.waitstatus_to_exitcode(status))
+
+
+def report(run: Run, before: str, after: str, cores: int) -> list[str]:
+    """The lines that say where the run's time went."""
+    sampled = sum(seconds for _, seconds, _ in run.kinds)
+    lines = [
+        f"pytest: {run.summary}",
+        f"wall {run.wall:.1f} s; CPU {sampled:.1f} s sampled across its processes "
+        f"({run.reaped:.1f} s in the processes waited for); "
+        f"{sampled / run.wall:.2f} of {cores} cores busy on average",
+        f"at {cores} cores fully busy, this CPU time takes at least {sampled / cores:.0f} s",
+        f"{'CPU s':>8} {'share':>6} {'processes':>10}  kind",
+    ]
+    for kind, seconds, count in run.kinds:
+        if seconds >= 0.05:
+            share = 100 * seconds / sampled if sampled else 0.0
+            lines.append(f"{seconds:8.1f} {share:5.1f}% {count:10d}  {kind}")
+    lines.append(f"speed check before / after: {before} / {after}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", default=WORKERS, help="pytest-xdist workers; 0: none")
+    parser.add_argument("pytest_args", nargs="*", help="after --: more arguments for pytest")
+    args = parser.parse_args(argv)
+    before = speed_check()
+    run = run_suite(pytest_command(args.workers, args.pytest_args))
+    after = speed_check()
+    print("\n".join(report(run, before, after, os.cpu_count() or 1)))
+    return run.status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -23,7 +23,8 @@ import yaml
 from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
-from tests.helpers import BAD, make_project
+from tests.helpers import BAD
+from tests.projects import make_project
 
 EXPECTED = "expected.txt"
 EDITS = "case.yaml"

@@ -22,23 +22,25 @@ from tests.helpers import (
     CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
-    REAL,
     SITE_URL,
     WorkersBlocked,
-    built_once,
-    copy_built,
     forgetting,
-    make_project,
-    real_games,
     recording,
     remembering_origins,
     serve_site,
+)
+from tests.page_survey import Survey
+from tests.projects import (
+    REAL,
+    built_once,
+    copy_built,
+    make_project,
+    real_games,
     shared_temp,
     use_compiled_templates,
     use_jieba_cache,
     with_jieba_cache,
 )
-from tests.page_survey import Survey
 from tests.site_checks import LANGS, page_paths
 
 INSTALL_HINT = (
@@ -66,7 +68,7 @@ def _warm_builds() -> None:
 @pytest.fixture(scope="session", autouse=True)
 def _warm_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Every project a test makes starts with the caches a user's project has after its first
-    build (``helpers.with_warm_caches``): the compiled templates of the fixture project's build
+    build (``projects.with_warm_caches``): the compiled templates of the fixture project's build
     (``built_fixture``), made when the run's first project is, and jieba's word table."""
     base = shared_temp(tmp_path_factory)
     use_compiled_templates(
@@ -99,7 +101,7 @@ def real_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
     Built once per run (``built_once``): xdist's workers each get a copy of that one build, which
     their tests may rebuild in place. With RULESITE_TEST_EXTRA_GAME=1 the copy also holds the
-    extra fixture game (tests/helpers.py).
+    extra fixture game (tests/projects.py).
     """
     built = built_once(shared_temp(tmp_path_factory), "real-project", _build_real)
     return Project(copy_built(built, tmp_path_factory.mktemp("real") / "project"))

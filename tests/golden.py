@@ -13,7 +13,8 @@ from pathlib import Path
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import REPO, make_project
+from tests.helpers import REPO
+from tests.projects import make_project
 
 GOLDEN = REPO / "tests" / "golden"
 

@@ -8,7 +8,7 @@ pages axe checks: ``test_accessibility.py``): 216 loads a run. Three more loaded
 them (permalinks and number ranges of the game pages, 22 loads; the topic tags and the topic
 pages, 42: ``test_onetap_browser.py``); they now read them from here. The survey loads each
 page once, on a 360 × 740 phone (where most readers are), and writes what it saw to JSON files
-that every xdist worker reads (``helpers.built_once``); the checks assert on those facts, each
+that every xdist worker reads (``projects.built_once``); the checks assert on those facts, each
 with the same message as before.
 
 The survey is made in pieces, one per page kind and language, each when a test first asks for
@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesite.pages import registry
-from tests.helpers import PHONE, built_once, recording
+from tests.helpers import PHONE, recording
+from tests.projects import built_once
 
 TABS = 8
 """Pages loaded at once: each waits for half a second without requests (networkidle), and

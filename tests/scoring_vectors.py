@@ -28,11 +28,12 @@ from rulesite.scoring.check import calculator_problems
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import Model, conflicts, score
 from rulesite.scoring.schema import model_schema
-from tests.helpers import REPO, gallery_root
+from tests.helpers import REPO
+from tests.projects import gallery_root
 
 VECTORS = REPO / "tests" / "data" / "scoring-vectors.json"
 GALLERY = gallery_root()
-"""A copy of tests/fixtures/scoring-gallery with the real data/site.yaml (see tests/helpers.py)."""
+"""A copy of tests/fixtures/scoring-gallery with the real data/site.yaml (see tests/projects.py)."""
 RANDOM_GAMES = 40
 """Random calculators in the file (each with a few random games)."""
 

@@ -24,7 +24,8 @@ from rulesite.model import Game, IntRange, SiteData
 from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.scoring.compiler import compile_calculator
-from tests.helpers import REAL, elements
+from tests.helpers import elements
+from tests.projects import REAL
 
 REAL_SITE = load_site(Project(REAL))
 """The repo's own ``data/site.yaml``: the site the real-site tests check."""

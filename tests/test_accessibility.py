@@ -24,8 +24,9 @@ import pytest
 from rulesite.catalog import load_catalog
 from rulesite.pages import registry
 from rulesite.project import Project
-from tests.helpers import REAL, SCHEMES
+from tests.helpers import SCHEMES
 from tests.page_survey import TRY, Survey
+from tests.projects import REAL
 from tests.site_checks import LANGS, page_paths
 
 pytestmark = pytest.mark.browser

@@ -18,7 +18,8 @@ from rulesite.errors import DataError
 from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import REPO, good_game_text, make_project, other_game
+from tests.helpers import REPO
+from tests.projects import good_game_text, make_project, other_game
 from tests.site_checks import LANGS, search_files
 
 RULING = "  - id: tie-breaker\n"

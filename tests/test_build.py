@@ -10,7 +10,8 @@ from pathlib import Path
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import copy_built, copy_project, interruptible, make_project, tree_digest
+from tests.helpers import interruptible, tree_digest
+from tests.projects import copy_built, copy_project, make_project
 
 
 def _interrupted_build(root: Path) -> subprocess.CompletedProcess[str]:

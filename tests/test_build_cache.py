@@ -30,7 +30,8 @@ from rulesite.project import Project
 from rulesite.publish import build_cache, marker
 from rulesite.publish.build import build
 from rulesite.publish.progress import Progress
-from tests.helpers import good_game_text, make_project, other_game, poll_until, tree_digest
+from tests.helpers import poll_until, tree_digest
+from tests.projects import good_game_text, make_project, other_game
 
 GAME = "data/games/mini-game.yaml"
 

@@ -118,7 +118,7 @@ def test_the_whole_catalog_is_let_go_of_before_mkdocs_runs_and_while_it_runs(
     from rulesite.project import Project
     from rulesite.publish import build as build_module
     from rulesite.publish import workers
-    from tests.helpers import make_project
+    from tests.projects import make_project
 
     loaded: list[weakref.ref] = []
     in_languages: list[str] = []

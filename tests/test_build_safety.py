@@ -24,7 +24,8 @@ from rulesite.publish import site_folder as publish
 from rulesite.publish.build import build
 from rulesite.publish.build_cache import CACHE_DIR, TRASH
 from rulesite.publish.marker import read_marker
-from tests.helpers import built_once, copy_built, shared_temp, skipping, tree_digest
+from tests.helpers import tree_digest
+from tests.projects import built_once, copy_built, shared_temp, skipping
 
 RANK_BEFORE, RANK_AFTER = "bgg_rank: 9999", "bgg_rank: 9998"
 

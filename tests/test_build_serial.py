@@ -11,7 +11,7 @@ import pytest
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
 from rulesite.publish import build as build_module
-from tests.helpers import make_project
+from tests.projects import make_project
 
 
 class _Stop(Exception):

@@ -24,7 +24,7 @@ from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.render import parallel
 from rulesite.render.cache import ContentCache, render_cached
-from tests.helpers import make_project
+from tests.projects import make_project
 from tests.site_checks import all_pages
 from tests.test_search import SMALL, WORDS
 

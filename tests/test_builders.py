@@ -22,7 +22,8 @@ from rulesite.publish import builders, workers
 from rulesite.publish.language_build import Outcome
 from rulesite.publish.progress import LanguageCounts, Progress
 from rulesite.render.renderer import Renderer
-from tests.helpers import good_game_text, make_project, other_game, tree_digest
+from tests.helpers import tree_digest
+from tests.projects import good_game_text, make_project, other_game
 
 MARKER = ".rulesite-site"
 

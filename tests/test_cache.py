@@ -13,7 +13,7 @@ from rulesite.pages import indexes, registry
 from rulesite.project import Project
 from rulesite.render.cache import ContentCache, render_cached
 from rulesite.render.renderer import render_pages
-from tests.helpers import good_game_text, make_project, other_game
+from tests.projects import good_game_text, make_project, other_game
 
 VERIFIED = dt.date(2026, 1, 15)
 """The fixture game's verification date."""

@@ -19,7 +19,8 @@ from rulesite.scoring.command import score_input
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import input_values, setting_flags
 from rulesite.scoring.expr import evaluate
-from tests.helpers import PHONE, REAL, REPO, SCHEMES, accepting_dialogs
+from tests.helpers import PHONE, REPO, SCHEMES, accepting_dialogs
+from tests.projects import REAL
 from tests.site_checks import REAL_SITE, label
 from tests.test_accessibility import axe_options, scheme_rules
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import good_game_text, make_project
+from tests.projects import good_game_text, make_project
 
 CHANGES = """changes:
   - id: tie-ruling

@@ -19,7 +19,7 @@ from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.publish import check_cache
 from rulesite.publish.check_cache import CheckCache
-from tests.helpers import good_game_text, make_project, other_game
+from tests.projects import good_game_text, make_project, other_game
 
 TODAY = dt.date(2026, 12, 3)
 GAME = "data/games/mini-game.yaml"

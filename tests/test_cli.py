@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import good_game_text, make_project
+from tests.projects import good_game_text, make_project
 
 
 def rulesite(

@@ -14,7 +14,8 @@ from rulesite.engine.projects import language_projects
 from rulesite.errors import UsageError
 from rulesite.project import Project
 from rulesite.publish.build import assemble, build
-from tests.helpers import REAL, REPO, make_project, tree_digest
+from tests.helpers import REPO, tree_digest
+from tests.projects import REAL, make_project
 from tests.site_checks import search_files
 
 LANGUAGES = load_site(Project(REAL)).codes

@@ -15,7 +15,8 @@ from rulesite.catalog import Catalog, load_catalog
 from rulesite.engine.export import ExportCache, export_files
 from rulesite.model.api import API_DIR, PUBLISHED_SCHEMAS, SCHEMAS, schema_texts
 from rulesite.project import Project
-from tests.helpers import REAL, REPO, extra_game_text, good_game_text, make_project, other_game
+from tests.helpers import REPO
+from tests.projects import REAL, extra_game_text, good_game_text, make_project, other_game
 
 INDEX = f"{API_DIR}/games.json"
 

@@ -18,7 +18,7 @@ from rulesite.engine.feed import FEED_FILE, FEED_LIMIT, FeedContext, feed_xml, n
 from rulesite.engine.projects import load_base_config
 from rulesite.model import Change, Game
 from rulesite.project import Project
-from tests.helpers import REAL, good_game_text, make_project
+from tests.projects import REAL, good_game_text, make_project
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")

@@ -17,7 +17,7 @@ from rulesite.errors import DataError
 from rulesite.model import Feedback
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import make_project
+from tests.projects import make_project
 
 ADDRESS = "https://example.org/issues/new?title={game}%20{ruling}&labels=rule_question"
 

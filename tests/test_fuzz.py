@@ -14,7 +14,7 @@ from rulesite.errors import DataError
 from rulesite.load.reader import load_yaml_bytes
 from rulesite.model import LONG_TEXT, check_text
 from rulesite.project import Project
-from tests.helpers import good_game_text, make_project
+from tests.projects import good_game_text, make_project
 
 scalars = st.one_of(
     st.none(),

@@ -12,7 +12,8 @@ import pytest
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import make_project, serve_site
+from tests.helpers import serve_site
+from tests.projects import make_project
 from tests.scoring_vectors import GALLERY
 from tests.test_accessibility import serious_violations
 from tests.test_calculator_browser import cell, total

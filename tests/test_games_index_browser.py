@@ -17,7 +17,8 @@ from rulesite.collate import reading_key
 from rulesite.pages import indexes
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import PHONE, good_game_text, make_project, other_game, serve_site
+from tests.helpers import PHONE, serve_site
+from tests.projects import good_game_text, make_project, other_game
 from tests.site_checks import LANGS, label
 from tests.test_site import CATALOG
 

@@ -175,7 +175,8 @@ def test_the_glossary_index_counts_one_game_as_one_game(tmp_path: Path) -> None:
     from rulesite.catalog import load_catalog
     from rulesite.project import Project
     from rulesite.render.renderer import render_pages
-    from tests.helpers import REPO, make_project
+    from tests.helpers import REPO
+    from tests.projects import make_project
 
     many = next(g for g in CATALOG.games if len(g.glossary) > 1)
     source = REPO / "data" / "games" / f"{many.slug}.yaml"

@@ -16,7 +16,8 @@ from rulesite.errors import DataError
 from rulesite.markup import unsafe_links
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import GOOD, REPO, elements, good_game_text, make_project, serve_site
+from tests.helpers import GOOD, REPO, elements, serve_site
+from tests.projects import good_game_text, make_project
 
 PAYLOADS = [
     "<script>alert('p1')</script>",

@@ -25,7 +25,8 @@ from rulesite.model import TEXT, Image, check_text
 from rulesite.model.base import _FORBIDDEN_CHARS
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import EXTRA_GAME, REPO, elements, make_project
+from tests.helpers import EXTRA_GAME, REPO, elements
+from tests.projects import make_project
 from tests.test_hostile_data import active_content
 
 ATOM = "{http://www.w3.org/2005/Atom}"

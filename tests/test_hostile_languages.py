@@ -13,7 +13,8 @@ from rulesite.errors import DataError
 from rulesite.load.reader import load_yaml_bytes
 from rulesite.model import Language, SiteData
 from rulesite.project import Project
-from tests.helpers import REPO, make_project
+from tests.helpers import REPO
+from tests.projects import make_project
 
 SITE = (REPO / "data" / "site.yaml").read_text(encoding="utf-8")
 ENGLISH = """  - code: en

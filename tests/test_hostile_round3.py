@@ -37,16 +37,8 @@ from rulesite.publish.marker import HEADER, MARKER, read_marker
 from rulesite.publish.site_folder import exchange
 from rulesite.scoring.payload import plain
 from rulesite.serve.server import Versions, make_server, open_server, parse_address
-from tests.helpers import (
-    REPO,
-    copy_built,
-    extra_game_text,
-    good_game_text,
-    interruptible,
-    make_project,
-    skipping,
-    tree_digest,
-)
+from tests.helpers import REPO, interruptible, tree_digest
+from tests.projects import copy_built, extra_game_text, good_game_text, make_project, skipping
 from tests.site_checks import search_files
 
 CALCULATOR_STATE = REPO / "templates" / "theme" / "assets" / "calculator-state.js"

@@ -15,14 +15,8 @@ from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.publish.build import build
 from rulesite.render.renderer import render_pages
-from tests.helpers import (
-    EXTRA_IMAGES,
-    REPO,
-    elements,
-    extra_game_text,
-    good_game_text,
-    make_project,
-)
+from tests.helpers import EXTRA_IMAGES, REPO, elements
+from tests.projects import extra_game_text, good_game_text, make_project
 
 SAMPLES = REPO / "tests" / "data" / "images"
 """Small pictures Chromium encoded (canvas.toDataURL): real encoders' headers."""

@@ -21,7 +21,8 @@ from rulesite.project import Project
 from rulesite.publish.build import build
 from rulesite.serve import preview as serve
 from rulesite.serve.watcher import Watcher
-from tests.helpers import good_game_text, make_project, other_game, poll_until, tree_digest
+from tests.helpers import poll_until, tree_digest
+from tests.projects import good_game_text, make_project, other_game
 
 MARKER = ".rulesite-site"
 """The build's own record of the site folder: the preview writes none."""

@@ -12,7 +12,8 @@ from rulesite.errors import BuildError
 from rulesite.project import Project
 from rulesite.publish import builders, language_build, workers
 from rulesite.publish.build import build
-from tests.helpers import good_game_text, make_project, other_game, tree_digest
+from tests.helpers import tree_digest
+from tests.projects import good_game_text, make_project, other_game
 
 MARKER = ".rulesite-site"
 

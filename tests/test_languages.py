@@ -17,7 +17,7 @@ from rulesite.commands.schema import schema_texts
 from rulesite.errors import DataError, UsageError
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import make_third_language_project
+from tests.projects import make_third_language_project
 from tests.site_checks import (
     PAGES,
     check_game_page,

@@ -16,7 +16,8 @@ from rulesite.check import split
 from rulesite.errors import DataError
 from rulesite.model import Ruling
 from rulesite.project import Project
-from tests.helpers import GOOD, REAL, make_project
+from tests.helpers import GOOD
+from tests.projects import REAL, make_project
 
 TODAY = dt.date(2026, 12, 2)
 COUNT = split.MIN_ITEMS + 6

@@ -20,7 +20,7 @@ from rulesite.scoring.modules import (
     with_module_settings,
 )
 from tests.golden import rendered_fixture_pages
-from tests.helpers import good_game_text
+from tests.projects import good_game_text
 from tests.scoring_vectors import make_calculator
 
 LABEL = {"zh": "标签", "en": "Label"}
@@ -211,7 +211,7 @@ def test_every_tagged_section_and_ruling_of_the_real_data_shows_its_tag() -> Non
     from rulesite.catalog import load_catalog
     from rulesite.project import Project
     from rulesite.render.renderer import Renderer
-    from tests.helpers import REAL
+    from tests.projects import REAL
 
     project = Project(REAL)
     catalog = load_catalog(project)

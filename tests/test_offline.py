@@ -256,7 +256,7 @@ def test_the_plugin_writes_the_offline_files_only_when_asked(tmp_path: Path) -> 
 
 def test_build_notes_a_missing_site_url(tmp_path: Path, capsys, monkeypatch) -> None:
     from rulesite import cli
-    from tests.helpers import make_project
+    from tests.projects import make_project
 
     project = make_project(tmp_path / "p")
     monkeypatch.delenv("RULESITE_SITE_URL", raising=False)

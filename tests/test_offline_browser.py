@@ -24,7 +24,8 @@ import pytest
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import PHONE, good_game_text, make_project, other_game
+from tests.helpers import PHONE
+from tests.projects import good_game_text, make_project, other_game
 from tests.site_checks import LANGS, REAL_SITE
 from tests.test_browser import search
 

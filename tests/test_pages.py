@@ -19,7 +19,8 @@ from rulesite.pages.kind import path_pattern
 from rulesite.pages.registry import KINDS, Scope, Search, Writer
 from rulesite.project import Project
 from rulesite.render.renderer import Renderer, render_pages
-from tests.helpers import REPO, good_game_text, make_project, other_game
+from tests.helpers import REPO
+from tests.projects import good_game_text, make_project, other_game
 
 TEMPLATES = REPO / "templates" / "pages"
 SLUG = "some-game"

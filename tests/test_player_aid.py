@@ -17,7 +17,7 @@ from rulesite.model import Game
 from rulesite.pages.aid import ROW_MAX, phase_diagram
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import REAL, good_game_text, make_project
+from tests.projects import REAL, good_game_text, make_project
 
 CATALOG = load_catalog(Project(REAL))
 LANGS = [language.code for language in CATALOG.site.languages]

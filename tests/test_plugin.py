@@ -123,7 +123,8 @@ def test_freeing_each_page_once_used_changes_no_byte_of_the_site(
     (memory at 1,000 games): titles, the navigation, every page and the offline lists stay the
     same."""
     from rulesite.engine import plugin
-    from tests.helpers import rebuilt_copy, tree_digest
+    from tests.helpers import tree_digest
+    from tests.projects import rebuilt_copy
 
     # Freed: the run's shared build of the real project (tests/conftest.py). Kept: a clean build
     # of a copy of its sources (no build cache: every page goes through MkDocs).

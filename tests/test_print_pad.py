@@ -19,7 +19,8 @@ from rulesite.publish.build import build
 from rulesite.render.qr import qr_svg
 from rulesite.render.renderer import Labels, render_pages
 from rulesite.render.score_pad import pad_rows
-from tests.helpers import REPO, make_project, real_games, serve_site
+from tests.helpers import REPO, serve_site
+from tests.projects import make_project, real_games
 from tests.site_checks import REAL_SITE
 from tests.test_scoring_engine import CATALOG, MODELS
 

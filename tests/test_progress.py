@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rulesite.engine import progress as page_progress
 from rulesite.publish.progress import Progress
-from tests.helpers import make_project
+from tests.projects import make_project
 
 
 class Clock:

@@ -17,7 +17,7 @@ from rulesite.model import Citation, Game
 from rulesite.project import Project
 from rulesite.render.cache import ContentCache, render_cached
 from rulesite.render.renderer import render_pages
-from tests.helpers import REAL, good_game_text, make_project
+from tests.projects import REAL, good_game_text, make_project
 
 CARD_VERIFIED = dt.date(2026, 1, 15)
 """The fixture's card and rulebook verification date."""

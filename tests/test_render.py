@@ -21,7 +21,7 @@ from rulesite.render.renderer import (
     render_pages,
 )
 from tests.golden import GOLDEN, rendered_fixture_pages
-from tests.helpers import REAL, good_game_text, make_project
+from tests.projects import REAL, good_game_text, make_project
 
 PAGES = rendered_fixture_pages()
 

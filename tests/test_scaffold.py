@@ -19,7 +19,8 @@ from rulesite.commands.new import game_stub_text, site_languages
 from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import GAME_SCHEMA_LINE, REPO, make_project
+from tests.helpers import GAME_SCHEMA_LINE, REPO
+from tests.projects import make_project
 
 
 def rulesite(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,8 @@ import json
 from rulesite.catalog import load_site
 from rulesite.commands.schema import schema_texts
 from rulesite.project import Project
-from tests.helpers import REAL, REPO
+from tests.helpers import REPO
+from tests.projects import REAL
 
 SITE = load_site(Project(REAL))
 

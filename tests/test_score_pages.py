@@ -8,7 +8,7 @@ from rulesite import markup
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import REAL
+from tests.projects import REAL
 
 PROJECT = Project(REAL)
 CATALOG = load_catalog(PROJECT)

@@ -33,7 +33,7 @@ from rulesite.engine.search_words import GameWords, SearchWords, read_synonyms
 from rulesite.pages import registry
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import REAL
+from tests.projects import REAL
 
 SITE = load_site(Project(REAL))
 LANGUAGES = SITE.codes

@@ -127,7 +127,8 @@ def test_indexing_pages_here_changes_no_byte_of_the_site(
     """Indexed here (the run's shared build of the real project) or by Material's search plugin
     (a clean build of a copy of its sources with OWN_SECTIONS off): the same site, search
     chunks, page parts and game shards included."""
-    from tests.helpers import rebuilt_copy, tree_digest
+    from tests.helpers import tree_digest
+    from tests.projects import rebuilt_copy
 
     monkeypatch.setattr(plugin, "OWN_SECTIONS", False)
     there = rebuilt_copy(real_project.root, tmp_path)

@@ -27,7 +27,8 @@ from rulesite.publish.build import PreviewBuild, build
 from rulesite.serve import files
 from rulesite.serve import preview as serve
 from rulesite.serve.files import snapshot
-from tests.helpers import good_game_text, make_project, other_game, poll_until, tree_digest
+from tests.helpers import poll_until, tree_digest
+from tests.projects import good_game_text, make_project, other_game
 
 
 def free_port() -> int:

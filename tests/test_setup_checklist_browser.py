@@ -15,7 +15,8 @@ from rulesite.catalog import load_catalog
 from rulesite.engine.projects import site_path
 from rulesite.model import Game
 from rulesite.project import Project
-from tests.helpers import PHONE, REAL
+from tests.helpers import PHONE
+from tests.projects import REAL
 from tests.test_accessibility import axe_options, scheme_rules, settled
 
 pytestmark = pytest.mark.browser

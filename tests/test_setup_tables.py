@@ -10,7 +10,7 @@ from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.render.renderer import render_pages
-from tests.helpers import REAL, extra_game_text, make_project
+from tests.projects import REAL, extra_game_text, make_project
 
 
 def rendered(tmp_path: Path) -> dict[str, str]:

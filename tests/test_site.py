@@ -16,15 +16,8 @@ from rulesite.catalog import load_catalog
 from rulesite.errors import DataError
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import (
-    REAL,
-    SITE_URL,
-    copy_built,
-    extra_game_text,
-    good_game_text,
-    make_project,
-    tree_digest,
-)
+from tests.helpers import SITE_URL, tree_digest
+from tests.projects import REAL, copy_built, extra_game_text, good_game_text, make_project
 from tests.site_checks import (
     LANGS,
     card_values,

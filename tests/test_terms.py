@@ -13,7 +13,8 @@ from pathlib import Path
 
 from rulesite.catalog import load_catalog
 from rulesite.project import Project
-from tests.helpers import REPO, good_game_text, make_project
+from tests.helpers import REPO
+from tests.projects import good_game_text, make_project
 
 GLOSSARY = "glossary: [{id: tie, name: {zh: 平手, en: tie}, aliases: {zh: [平局]}, "
 

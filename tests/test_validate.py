@@ -23,7 +23,7 @@ from rulesite.model import (
 )
 from rulesite.project import Project
 from tests.bad_cases import apply_case, bad_cases, expected_of, problems_of
-from tests.helpers import REAL, good_game_text, make_project
+from tests.projects import REAL, good_game_text, make_project
 
 
 @pytest.mark.parametrize("case", bad_cases(), ids=lambda p: p.name)

@@ -16,7 +16,8 @@ import pytest
 from rulesite.catalog import load_catalog
 from rulesite.collate import reading_key
 from rulesite.project import Project
-from tests.helpers import REAL, REPO
+from tests.helpers import REPO
+from tests.projects import REAL
 from tests.site_checks import LANGS, page_paths
 
 SEEDS = Path(os.environ.get("RULESITE_SEEDS") or REPO.parent / "shared" / "seeds")

@@ -16,7 +16,7 @@ from rulesite.publish import build as build_module
 from rulesite.publish import builders, workers
 from rulesite.publish.build_cache import CACHE_DIR
 from rulesite.render.renderer import Renderer
-from tests.helpers import make_project
+from tests.projects import make_project
 
 
 def _share(root: Path) -> workers.Share:

@@ -35,6 +35,8 @@ WORKERS = "4"
 
 OTHER = "other: "
 """The start of the kind of a process that is none of the others."""
+PROVISIONAL = (OTHER, "Chromium: zygote")
+"""Kinds a process is read again for, each time (``Sampler.read``)."""
 CHROMIUM_TYPE = re.compile(r"--type=(\S+)")
 UTILITY_TYPE = re.compile(r"--utility-sub-type=(\S+)")
 
@@ -94,9 +96,9 @@ class Sampler:
                     stats[int(entry)] = stat
         for pid, (_parent, start, seconds) in stats.items():
             key = (pid, start)
-            # A process of no known kind may yet become one: Debian's /usr/bin/chromium is a
-            # shell script that execs the browser in the same process.
-            if self.kinds.get(key, OTHER).startswith(OTHER):
+            # A process may yet become another: Debian's /usr/bin/chromium is a shell script
+            # that execs the browser, and a renderer starts as a fork of Chromium's zygote.
+            if self.kinds.get(key, OTHER).startswith(PROVISIONAL):
                 if key not in self.kinds and not self._under_root(pid, stats):
                     continue
                 command = _command(pid)

@@ -80,6 +80,8 @@ def test_a_whole_run_prints_its_cpu_time_by_kind(
     args = [
         "--workers",
         "0",
+        "--speed-steps",
+        "200000",
         "--",
         "-q",
         "-p",

@@ -30,6 +30,9 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE_SECONDS = 0.2
 """How often every process is read: a process that lives shorter than this may be missed (its
 time still counts in the total the run's own accounting gives, ``reaped``)."""
+SPEED_STEPS = 20_000_000
+"""Steps of the speed check's loop: as many as ``.ci/run``'s (``speed_check.LOOP``), so the two
+figures compare."""
 WORKERS = "4"
 """Test workers, as the Makefile's ``TEST_WORKERS``."""
 
@@ -147,10 +150,11 @@ def _command(pid: int) -> str | None:
     return command.strip() or None  # a process that has just ended shows none
 
 
-def speed_check() -> str:
-    """The fixed loop's CPU seconds (``speed_check.py``) right now, as printed there."""
+def speed_check(steps: int) -> str:
+    """The fixed loop's CPU seconds (``speed_check.py``, ``steps`` steps) right now, as printed
+    there."""
     out = subprocess.run(
-        [sys.executable, str(Path(__file__).with_name("speed_check.py"))],
+        [sys.executable, str(Path(__file__).with_name("speed_check.py")), str(steps)],
         capture_output=True,
         text=True,
         check=True,
@@ -225,11 +229,17 @@ def report(run: Run, before: str, after: str, cores: int) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", default=WORKERS, help="pytest-xdist workers; 0: none")
+    parser.add_argument(
+        "--speed-steps",
+        type=int,
+        default=SPEED_STEPS,
+        help="steps of the speed check's loop (the default is CI's)",
+    )
     parser.add_argument("pytest_args", nargs="*", help="after --: more arguments for pytest")
     args = parser.parse_args(argv)
-    before = speed_check()
+    before = speed_check(args.speed_steps)
     run = run_suite(pytest_command(args.workers, args.pytest_args))
-    after = speed_check()
+    after = speed_check(args.speed_steps)
     print("\n".join(report(run, before, after, os.cpu_count() or 1)))
     return run.status
 

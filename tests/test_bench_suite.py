@@ -43,8 +43,12 @@ def test_each_process_is_named_by_its_command_line(command: str, kind: str) -> N
     assert suite.kind_of(command, is_root=True) == "pytest, the controlling process"
 
 
-SPIN = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass"
-"""A process that uses 0.6 CPU s."""
+SPIN = (
+    "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass\n"
+    "time.sleep(1)"
+)
+"""A process that uses 0.6 CPU s, then waits a second: the sampler, which reads every 0.2 s and
+may be late on a busy machine, sees all of it before the process ends."""
 
 
 def test_the_sampler_counts_a_grandchild_by_what_it_became() -> None:

@@ -2,10 +2,11 @@
 sampled, and their CPU seconds printed by kind of process.
 
 On a machine whose speed moves with other people's load, two runs' wall times of the same code
-differ by a fifth or more, and a change worth 3 % cannot be told from the noise by timing the
-whole suite. The CPU seconds each kind of process used move far less, and say which part of
+differ by a fifth or more: the whole suite's time neither tells a change worth 3 % from that
+noise nor says where the time went. The CPU seconds of each kind of process say which part of
 the suite a change made cheaper (the pages' renderers, the builds, the command lines the tests
-start). Run it before and after a change, one run after the other, nothing else running:
+start). They move with the machine's speed too (the speed checks printed beside them tell by
+how much), so compare runs made one after the other, nothing else running:
 
     .venv/bin/python scripts/bench/suite.py                # the whole suite, as make test runs it
     .venv/bin/python scripts/bench/suite.py --workers 0 -- tests/test_render.py

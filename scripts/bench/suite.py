@@ -178,12 +178,15 @@ class Run:
     """What one sampled run of the suite gave."""
 
     wall: float
+    """Seconds from starting pytest until it ended."""
     reaped: float
     """CPU seconds of pytest and every process under it that it (or they) waited for."""
     kinds: list[tuple[str, float, int]]
+    """(kind, CPU seconds, processes) of every process sampled (``Sampler.by_kind``)."""
     summary: str
     """pytest's last line."""
     status: int
+    """pytest's exit status, which the script exits with."""
 
 
 def run_suite(command: list[str]) -> Run:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.measure import PRIME_JIEBA
 from rulesite.catalog import load_catalog
-from rulesite.engine.search_terms import CACHE_ENV
 from rulesite.project import Project
 from rulesite.publish.build import build
 from tests.helpers import (
@@ -84,10 +84,10 @@ def _warm_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 def _make_jieba_cache(folder: Path) -> None:
     """jieba's cached word table in ``folder/jieba``, made as a build makes a project's
-    ``.cache/jieba``: in a process of its own (this one initialized jieba already)."""
-    code = "from rulesite.engine.search_terms import prepare_jieba; prepare_jieba()"
-    env = {**os.environ, CACHE_ENV: str(folder)}
-    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=300)
+    ``.cache/jieba`` (the benchmark's priming, ``bench.measure.PRIME_JIEBA``): in a process of
+    its own (this one initialized jieba already)."""
+    command = [sys.executable, "-c", PRIME_JIEBA, str(folder)]
+    subprocess.run(command, check=True, timeout=300)
 
 
 def _build_real(folder: Path) -> None:

@@ -81,6 +81,8 @@ class Sampler:
     """Last CPU seconds seen, by (pid, start time)."""
     kinds: dict[tuple[int, str], str] = field(default_factory=dict)
     """What each process is (``kind_of``), by the same key."""
+    outside: set[tuple[int, str]] = field(default_factory=set)
+    """Processes seen not under ``root``: none of them can come under it later."""
     stop: threading.Event = field(default_factory=threading.Event)
     """Set to end ``run``."""
 
@@ -102,8 +104,11 @@ class Sampler:
             key = (pid, start)
             # A process may yet become another: Debian's /usr/bin/chromium is a shell script
             # that execs the browser, and a renderer starts as a fork of Chromium's zygote.
+            if key in self.outside:
+                continue
             if self.kinds.get(key, OTHER).startswith(PROVISIONAL):
                 if key not in self.kinds and not self._under_root(pid, stats):
+                    self.outside.add(key)
                     continue
                 command = _command(pid)
                 if command is None:

@@ -280,7 +280,7 @@ def axe_script() -> Path:
 # worker is handed one group of tests at a time, and a group's tests run on one worker in
 # collection order. A test file is one group (its module-scoped builds and pages are made
 # once), except the files in SPLIT: their tests make nothing for the module that is costly to
-# make again, so each test (in test_accessibility, each page kind and language) is a group of
+# make again, so each test (in test_accessibility, each page kind) is a group of
 # its own and the workers share the file. The whole files are handed out first, slowest first
 # (by each file's seconds in the last full run, pytest's cache); the split files' tests come
 # last and keep every worker busy to the end, so that no worker is left alone with a long file
@@ -303,14 +303,16 @@ def _each_test(nodeid: str) -> str:
     return nodeid
 
 
-def _page_kind_and_language(nodeid: str) -> str:
-    # test_no_serious_violations[<scheme>-<kind>-<lang>]: one group per page kind and language,
-    # both colour schemes, as the pages axe checks are chosen once per kind and language in a
-    # worker (test_accessibility._CHOSEN).
+def _page_kind(nodeid: str) -> str:
+    # test_no_serious_violations[light-<kind>-<lang>] and [dark-<kind>]: one group per page
+    # kind, its light check in each language and its dark one, which read the same pieces of
+    # the page survey (a piece is one kind in one language).
     name, _, params = nodeid.partition("[")
     if not name.endswith("::test_no_serious_violations"):
         return nodeid
-    return f"{name}[{params.split('-', 1)[1]}"
+    scheme, _, rest = params.rstrip("]").partition("-")
+    kind = rest.rpartition("-")[0] if scheme == "light" else rest
+    return f"{name}[{kind}]"
 
 
 SPLIT: dict[str, Callable[[str], str]] = {
@@ -321,7 +323,7 @@ SPLIT: dict[str, Callable[[str], str]] = {
     "tests/test_serve.py": _each_test,
     # Each row is typed afresh; a worker opens its own search pages (search_page).
     "tests/test_search_queries.py": _each_test,
-    "tests/test_accessibility.py": _page_kind_and_language,
+    "tests/test_accessibility.py": _page_kind,
     # Browser files whose tests share a page only through shared_page / shared_phone (which
     # clear what an earlier test left: helpers.forgetting) or take a fresh one (page, phone).
     "tests/test_calculator_browser.py": _each_test,

@@ -7,7 +7,7 @@ import contextlib
 import hashlib
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TypeVar
@@ -57,6 +57,15 @@ class WorkersBlocked:
 SCHEMES = {"light": "default", "dark": "slate"}
 """The colour scheme the system asks for (``emulate_media``), and the one Material's palette
 then shows (``body[data-md-color-scheme]``) when the reader has chosen none."""
+
+
+def light_in_each_dark_in_one(langs: Iterable[str]) -> list[tuple[str, str]]:
+    """``(language, scheme)`` for a check of colours or an axe run whose dark scheme reads only
+    colours: the light scheme in each of ``langs``, the dark one in the first. No style sheet
+    sets a colour by language (``test_accessibility.test_no_colour_is_set_by_language``), so
+    the dark scheme in a second language would check the same colours again."""
+    langs = list(langs)
+    return [(lang, "light") for lang in langs] + [(langs[0], "dark")]
 
 
 DESKTOP = {"width": 1280, "height": 900}

@@ -1,9 +1,12 @@
 """axe-core in headless Chromium: no serious or critical violations on any kind of page, in every
 language and in the light and the dark colour scheme.
 
-The light scheme gets every rule; the dark one the rules about colour (``COLOUR_RULES``): the
-scheme changes colours only (Material's palette is CSS custom properties on one attribute), so
-the structure rules would check the same markup twice at a second of axe a page.
+The light scheme gets every rule, in each language; the dark one the rules about colour
+(``COLOUR_RULES``), once per kind of page: the scheme changes colours only (Material's palette
+is CSS custom properties on one attribute), so the structure rules would check the same markup
+twice at a second of axe a page; and no style sheet of the site or the theme sets a colour by
+language (``test_no_colour_is_set_by_language``), so the dark check takes the pages that show
+every element of the kind in either language, chosen together.
 
 axe runs on one page per kind and language, not on every page (axe costs about a second a
 page, and pages of one kind come from one template). Which pages stand for a kind is chosen
@@ -17,6 +20,7 @@ therefore checked too, and a new kind in the page registry is a new test here.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -99,17 +103,39 @@ def covering(markup: dict[str, set[str]]) -> list[str]:
     return chosen
 
 
-_CHOSEN: dict[tuple[str, str], list[str]] = {}
-"""The pages axe checks, by kind and language: chosen once, for both schemes."""
+def chosen(page_survey: Survey, kind: str, langs: list[str]) -> list[str]:
+    """The pages of ``kind`` in ``langs`` that axe checks, by path from the site's root, chosen
+    from what each page showed when the run's survey loaded it (tests/page_survey.py)."""
+    paths = [lang + path for lang in langs for path in KINDS[kind]]
+    return covering({path: set(page_survey[path].markup) for path in paths})
 
 
-def chosen(page_survey: Survey, kind: str, lang: str) -> list[str]:
-    """The pages of ``kind`` in ``lang`` that axe checks, chosen from what each page showed
-    when the run's survey loaded it (tests/page_survey.py)."""
-    if (kind, lang) not in _CHOSEN:
-        markup = {path: set(page_survey[lang + path].markup) for path in KINDS[kind]}
-        _CHOSEN[kind, lang] = covering(markup)
-    return _CHOSEN[kind, lang]
+BY_LANGUAGE = re.compile(r":lang\(|\[\s*(?:xml:)?lang\b")
+"""A selector that depends on the page's or an element's language."""
+
+
+def styles_by_language(text: str) -> list[str]:
+    """The selectors in ``text`` (a style sheet, or a page with styles or scripts that add
+    some) that match by language."""
+    return [match.group(0) for match in BY_LANGUAGE.finditer(text)]
+
+
+def test_styles_by_language_finds_both_forms() -> None:
+    assert styles_by_language('p:lang(zh){color:red} [lang="en"] a{color:#000}') == [
+        ":lang(",
+        "[lang",
+    ]
+    assert styles_by_language("html{color:#000} .lang-switch{}") == []
+
+
+def test_no_colour_is_set_by_language(site_dir: Path) -> None:
+    # What lets the dark check take the pages of both languages together (the docstring).
+    found = {
+        path.relative_to(site_dir).as_posix(): styles_by_language(path.read_text("utf-8"))
+        for suffix in ("css", "html", "js")
+        for path in site_dir.rglob(f"*.{suffix}")
+    }
+    assert {path: hits for path, hits in found.items() if hits} == {}
 
 
 def test_covering_keeps_every_element_and_prefers_the_fullest_page() -> None:
@@ -118,20 +144,29 @@ def test_covering_keeps_every_element_and_prefers_the_fullest_page() -> None:
     assert covering({"a/": {"p"}, "b/": {"p"}}) == ["a/"]
 
 
-@pytest.mark.parametrize("lang", LANGS.values())
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("scheme", SCHEMES)
+def checks() -> list:
+    """Each kind of page in the light scheme in each language, then in the dark scheme in all
+    of them together (the module's docstring)."""
+    every = list(LANGS.values())
+    found = []
+    for kind in KINDS:
+        found += [pytest.param("light", kind, [lang], id=f"light-{kind}-{lang}") for lang in every]
+        found.append(pytest.param("dark", kind, every, id=f"dark-{kind}"))
+    return found
+
+
+@pytest.mark.parametrize("scheme, kind, langs", checks())
 def test_no_serious_violations(
-    shared_page, site_url, axe_script, page_survey, scheme: str, kind: str, lang: str
+    shared_page, site_url, axe_script, page_survey, scheme: str, kind: str, langs: list[str]
 ) -> None:
     # The worker's page, its storage cleared (helpers.forgetting): Material keeps the palette
     # it last showed there, and shows the one the system asks for when nothing is kept.
     page = shared_page
-    paths = chosen(page_survey, kind, lang)
+    paths = chosen(page_survey, kind, langs)
     page.emulate_media(color_scheme=scheme)
     found = {}
     for path in paths:
-        open_page(page, site_url + lang + path, kind)
+        open_page(page, site_url + path, kind)
         assert page.locator("body").get_attribute("data-md-color-scheme") == SCHEMES[scheme]
         found[path] = serious_violations(page, axe_script, scheme_rules(scheme))
     assert found == {path: [] for path in paths}

@@ -19,7 +19,7 @@ from rulesite.scoring.command import score_input
 from rulesite.scoring.compiler import compile_calculator
 from rulesite.scoring.engine import input_values, setting_flags
 from rulesite.scoring.expr import evaluate
-from tests.helpers import PHONE, REPO, SCHEMES, accepting_dialogs
+from tests.helpers import PHONE, REPO, SCHEMES, accepting_dialogs, light_in_each_dark_in_one
 from tests.projects import REAL
 from tests.site_checks import REAL_SITE, label
 from tests.test_accessibility import axe_options, scheme_rules
@@ -342,9 +342,14 @@ def test_panel_stays_in_view_and_clear_of_the_field(phone, site_url, lang: str) 
 # ---- Accessibility of the new views -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.slug)
+@pytest.mark.parametrize(
+    "game, lang, scheme",
+    [
+        pytest.param(game, lang, scheme, id=f"{game.slug}-{lang}-{scheme}")
+        for game in GAMES
+        for lang, scheme in light_in_each_dark_in_one(LANGS)
+    ],
+)
 def test_filled_sheets_have_no_axe_violations(
     phone, site_url, axe_script, lang: str, scheme: str, game
 ) -> None:

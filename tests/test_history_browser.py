@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rulesite.pages import registry
-from tests.helpers import PHONE, accepting_dialogs
+from tests.helpers import PHONE, accepting_dialogs, light_in_each_dark_in_one
 from tests.site_checks import REAL_SITE, label
 from tests.test_accessibility import axe_options, scheme_rules, settled
 from tests.test_scoring_engine import CATALOG
@@ -410,8 +410,7 @@ def violations(page, axe_script: Path, view: str, rules: list[str] | None = None
     return list(page.evaluate(VIEW_AND_PAGE, [view, axe_options(rules)]))
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang, scheme", light_in_each_dark_in_one(LANGS))
 def test_the_history_views_pass_axe(phone, site_url, axe_script, lang, scheme) -> None:
     phone.emulate_media(color_scheme=scheme)
     rules = scheme_rules(scheme)

@@ -24,7 +24,7 @@ import pytest
 
 from rulesite.project import Project
 from rulesite.publish.build import build
-from tests.helpers import PHONE
+from tests.helpers import PHONE, light_in_each_dark_in_one
 from tests.projects import good_game_text, make_project, other_game
 from tests.site_checks import LANGS, REAL_SITE
 from tests.test_browser import search
@@ -302,7 +302,7 @@ def test_every_ruling_links_to_the_feedback_address(
 def saved_view(browser, server: Server) -> Iterator[Callable[[str], object]]:
     """A language's phone page whose worker has stored the fixture game (``open_and_store``),
     in a profile of its own: made on first use, then shared by that language's axe checks of
-    both schemes (saving is the slow part; what the views show does not depend on the scheme).
+    each scheme (saving is the slow part; what the views show does not depend on the scheme).
     """
     pages: dict[str, object] = {}
 
@@ -318,8 +318,7 @@ def saved_view(browser, server: Server) -> Iterator[Callable[[str], object]]:
         page.context.close()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", sorted(TITLES))
+@pytest.mark.parametrize("lang, scheme", light_in_each_dark_in_one(sorted(TITLES)))
 def test_the_new_views_pass_axe(
     saved_view, server: Server, axe_script, lang: str, scheme: str
 ) -> None:
@@ -358,8 +357,7 @@ def test_without_the_worker_nothing_opens_offline(browser, server: Server) -> No
         server.down.clear()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", sorted(LANGS))
+@pytest.mark.parametrize("lang, scheme", light_in_each_dark_in_one(sorted(LANGS)))
 def test_the_offline_page_passes_axe(page, site_url, axe_script, lang: str, scheme: str) -> None:
     from tests.test_accessibility import scheme_rules, serious_violations
 

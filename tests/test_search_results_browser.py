@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rulesite.pages import registry
+from tests.helpers import light_in_each_dark_in_one
 from tests.site_checks import LANGS, label
 from tests.test_site import CATALOG
 
@@ -84,8 +85,7 @@ def test_nothing_found_suggests_the_topic_index_and_the_glossary(phone, site_url
     assert phone.problems == []
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang, scheme", light_in_each_dark_in_one(LANGS))
 def test_the_results_with_snippets_pass_axe(phone, site_url, axe_script, lang, scheme) -> None:
     from tests.test_accessibility import serious_violations
 

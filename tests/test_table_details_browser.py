@@ -11,7 +11,7 @@ import pytest
 
 from rulesite.engine import build_date
 from rulesite.engine.projects import source_date_epoch
-from tests.helpers import PHONE, SCHEMES, forgetting
+from tests.helpers import PHONE, SCHEMES, forgetting, light_in_each_dark_in_one
 from tests.site_checks import LANGS, REAL_SITE, page_kinds
 from tests.test_site import CATALOG
 
@@ -86,8 +86,7 @@ FAQ_PAGE = f"games/{max(CATALOG.games, key=lambda game: len(game.faq)).slug}/faq
 measured as tap targets and kept beside their headings in test_onetap_browser.py)."""
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("lang", sorted(LANGS))
+@pytest.mark.parametrize("lang, scheme", light_in_each_dark_in_one(sorted(LANGS)))
 def test_the_share_link_reads_and_taps(phone, site_url, lang: str, scheme: str) -> None:
     path = FAQ_PAGE
     phone.emulate_media(color_scheme=scheme)

@@ -59,6 +59,27 @@ SCHEMES = {"light": "default", "dark": "slate"}
 then shows (``body[data-md-color-scheme]``) when the reader has chosen none."""
 
 
+A, B, C = TypeVar("A"), TypeVar("B"), TypeVar("C")
+
+
+def each_pair(firsts: list[A], seconds: list[B], thirds: list[C]) -> list[tuple[A, B, C]]:
+    """Cases that hold every pair of values of the three factors (all-pairs testing), not
+    their every combination: each ``(first, second)`` once, with the thirds taken in turn (a
+    Latin square), so each first and each second meets every third. A check of three factors
+    grows with the largest two instead of all three (3 games, 3 kinds of page, 2 languages:
+    9 cases instead of 18). With more thirds than firsts or seconds, in turn would leave pairs
+    out: then every combination."""
+    if len(thirds) > min(len(firsts), len(seconds)):
+        return [
+            (first, second, third) for first in firsts for second in seconds for third in thirds
+        ]
+    return [
+        (first, second, thirds[(i + j) % len(thirds)])
+        for i, first in enumerate(firsts)
+        for j, second in enumerate(seconds)
+    ]
+
+
 def light_in_each_dark_in_one(langs: Iterable[str]) -> list[tuple[str, str]]:
     """``(language, scheme)`` for a check of colours or an axe run whose dark scheme reads only
     colours: the light scheme in each of ``langs``, the dark one in the first. No style sheet

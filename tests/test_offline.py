@@ -191,6 +191,27 @@ def test_the_build_id_follows_what_the_site_is_built_from(tmp_path: Path) -> Non
     assert offline.build_id(config) != first
 
 
+def test_the_build_id_reads_linked_files_where_they_really_are(tmp_path: Path) -> None:
+    project, site, elsewhere = tmp_path / "project", tmp_path / "project" / "site", tmp_path / "x"
+    for folder in (project / "docs" / "__pycache__", site, elsewhere / "more"):
+        folder.mkdir(parents=True)
+    (project / "mkdocs.yml").write_text("site_name: x\n")
+    (site / "built.html").write_text("built")
+    (elsewhere / "page.md").write_text("# Shared\n")
+    (elsewhere / "more" / "deep.md").write_text("# Deep\n")
+    (project / "docs" / "into-site.md").symlink_to(site / "built.html")
+    (project / "docs" / "shared.md").symlink_to(elsewhere / "page.md")
+    (project / "docs" / "folder").symlink_to(elsewhere / "more", target_is_directory=True)
+    config = fake_config(project, site)
+    first = offline.build_id(config)
+    (site / "built.html").write_text("built again")  # in the site, through a link: left out
+    (project / "docs" / "__pycache__" / "a.pyc").write_bytes(b"\0")  # compiled code: left out
+    (elsewhere / "more" / "deep.md").write_text("# Deeper\n")  # a linked folder: not read
+    assert offline.build_id(config) == first
+    (elsewhere / "page.md").write_text("# Changed\n")  # a linked file is read where it is
+    assert offline.build_id(config) != first
+
+
 def test_page_resources_are_this_sites_own_files() -> None:
     html = (
         '<link rel="stylesheet" href="../../assets/a.css">'

@@ -78,11 +78,12 @@ _WORKERS = "assets/javascripts/workers/"
 """Where Material keeps its web workers (the search worker) among its theme files."""
 
 
-def write_offline_files(config: Any, built: BuiltPages) -> None:
-    """Write the manifest, the games' file lists, the offline page and the worker."""
+def write_offline_files(config: Any, built: BuiltPages, env: Any = None) -> None:
+    """Write the manifest, the games' file lists, the offline page and the worker; ``env``: the
+    build's theme environment (MkDocs' ``on_env``), else a new one."""
     site = Path(config.site_dir)
     write_manifest(site, config.site_name, config.theme["language"])
-    write_offline_page(site, config)
+    write_offline_page(site, config, env or config.theme.get_env())
     extra_files = [
         MANIFEST,
         *(icon for icon, _, _ in ICONS),
@@ -134,9 +135,10 @@ def write_manifest(site: Path, name: str, lang: str) -> None:
     write_if_changed(site / MANIFEST, text + "\n")
 
 
-def write_offline_page(site: Path, config: Any) -> None:
-    """The theme's ``offline.html``, with the language's wording from the generated config."""
-    template = config.theme.get_env().get_template(OFFLINE_PAGE)
+def write_offline_page(site: Path, config: Any, env: Any) -> None:
+    """The theme's ``offline.html``, with the language's wording from the generated config,
+    rendered in ``env`` (the build's: its compiled templates are kept between builds)."""
+    template = env.get_template(OFFLINE_PAGE)
     html = template.render(config=config, theme_colour=THEME_COLOUR)
     write_if_changed(site / OFFLINE_PAGE, html)
 

@@ -108,6 +108,8 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         self._language: str | None = None
         self._indexed: dict[str, list[dict[str, Any]] | None] = {}
         self._hidden: dict[str, Any] = {}
+        self._env: Any = None
+        """The build's theme environment (``on_env``)."""
         self._segment = search_sections.Segmenter(jieba.cut)
 
     def on_startup(self, *, command, dirty) -> None:
@@ -170,6 +172,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
         # Material's templates compiled once, not in every build (engine/bytecode.py).
         if env is not None and env.bytecode_cache is None:
             env.bytecode_cache = bytecode.cache("theme")
+        self._env = env  # the offline page is rendered in it too (on_post_build)
         return env
 
     @event_priority(50)  # before Material's search reads the page (priority 0)
@@ -262,7 +265,7 @@ class RulesitePlugin(BasePlugin[RulesitePluginConfig]):
             # offline.json names the search index and the shards, and reads neither: it may be
             # written while they are.
             if self.config.offline:
-                offline.write_offline_files(config, self._built)
+                offline.write_offline_files(config, self._built, self._env)
 
         if self.config.split_search:
             self._split_search_index(site_dir, rest)

@@ -279,6 +279,30 @@ def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
     assert previewing.rebuild() == ["rulesite: no page changed"]
 
 
+def test_a_second_start_loads_the_page_templates_instead_of_compiling_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first start compiles every page template in the preview's process and keeps the code
+    # in the project's cache (engine/bytecode.py), as builds do; the next start (a restarted
+    # `rulesite serve`) loads it.
+    monkeypatch.setattr(serve, "say", lambda line: None)
+    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
+    project = Project(make_project(tmp_path / "p", games))
+    for name in ("first", "second"):
+        (tmp_path / name).mkdir()
+    serve.Preview(project, tmp_path / "first").start()
+    compiled: list[str | None] = []
+    real_compile = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any) -> Any:
+        compiled.append(name)
+        return real_compile(self, source, name, *a)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    serve.Preview(project, tmp_path / "second").start()
+    assert [name for name in compiled if name and name.endswith(".j2")] == []
+
+
 def test_the_first_edit_finds_the_page_templates_compiled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -26,9 +26,7 @@ cache (``publish/build_cache.py``).
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import jinja2
@@ -38,7 +36,7 @@ from rulesite.model import Game
 from rulesite.pages import registry
 from rulesite.pages.indexes import topic_pages
 from rulesite.project import Project
-from rulesite.render.renderer import Renderer, make_environment
+from rulesite.render.renderer import Renderer, folder_digest, make_environment
 
 T = TypeVar("T")
 
@@ -97,27 +95,6 @@ class ContentCache:
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-def folder_digest(folder: Path) -> str:
-    """SHA-256 over the relative path and bytes of every file under ``folder``.
-
-    A file that vanishes while it is read is left out: whatever replaces it starts a new
-    rebuild anyway.
-    """
-    digest = hashlib.sha256()
-    for parent, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(parent, name)
-            try:
-                data = path.read_bytes()
-            except OSError:
-                continue
-            digest.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape"))
-            digest.update(b"\0%d\0" % len(data))
-            digest.update(data)
-    return digest.hexdigest()
 
 
 def render_cached(

@@ -9,9 +9,12 @@ field or label fails the build, naming the template, instead of printing an empt
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import BuiltinMethodType, MethodType
 from typing import Any
 
@@ -369,4 +372,43 @@ def _spaced(raw: str, text: str) -> str:
 def render_pages(project: Project, catalog: Catalog, site_url: str = "") -> dict[str, str]:
     """Every generated Markdown page of the site, keyed by path under ``content/``
     (``site_url``: the published site's address, for what needs an absolute one)."""
-    return Renderer(project, catalog, site_url=site_url).pages()
+    return Renderer(project, catalog, _environment_of(project), site_url).pages()
+
+
+_ENVIRONMENTS: dict[tuple[Path, str], jinja2.Environment] = {}
+"""``render_pages``' environments, by template folder and the digest of its files."""
+
+
+def _environment_of(project: Project) -> jinja2.Environment:
+    """``make_environment``'s for ``project``, made once a process while its templates stay the
+    same (an environment holds no page's data): compiling the templates costs more than
+    rendering a small site, and a process that renders again (the tests, the golden files)
+    compiled them every time."""
+    folder = project.templates_dir / "pages"
+    key = (folder.resolve(), folder_digest(folder))
+    if key not in _ENVIRONMENTS:
+        if len(_ENVIRONMENTS) >= 8:  # templates edited in place: the oldest go
+            del _ENVIRONMENTS[next(iter(_ENVIRONMENTS))]
+        _ENVIRONMENTS[key] = make_environment(project)
+    return _ENVIRONMENTS[key]
+
+
+def folder_digest(folder: Path) -> str:
+    """SHA-256 over the relative path and bytes of every file under ``folder``.
+
+    A file that vanishes while it is read is left out: whatever replaces it starts a new
+    rebuild anyway.
+    """
+    digest = hashlib.sha256()
+    for parent, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(parent, name)
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            digest.update(path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape"))
+            digest.update(b"\0%d\0" % len(data))
+            digest.update(data)
+    return digest.hexdigest()

@@ -155,17 +155,27 @@ class Previewing:
         assert sorted(name for name in expected if expected[name] != actual[name]) == []
 
 
+def two_games(folder: Path) -> Project:
+    """The fixture project with a second game, at ``folder``."""
+    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
+    return Project(make_project(folder, games))
+
+
+def started(project: Project, folder: Path) -> serve.Preview:
+    """A preview of ``project`` in the new folder ``folder``, its first build done."""
+    folder.mkdir()
+    preview = serve.Preview(project, folder)
+    preview.start()
+    return preview
+
+
 @pytest.fixture
 def previewing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Previewing]:
-    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
-    project = Project(make_project(tmp_path / "p", games))
+    project = two_games(tmp_path / "p")
     said: list[str] = []
     monkeypatch.setattr(serve, "say", said.append)
     monkeypatch.setattr(serve, "RETRY_SECONDS", 0.0)
-    (tmp_path / "preview").mkdir()
-    preview = serve.Preview(project, tmp_path / "preview")
-    preview.start()
-    yield Previewing(project, preview, said, tmp_path)
+    yield Previewing(project, started(project, tmp_path / "preview"), said, tmp_path)
 
 
 def modified(folder: Path) -> dict[str, int]:
@@ -201,8 +211,7 @@ def test_the_start_reads_back_the_games_a_build_checked(
 ) -> None:
     """After `rulesite build`, the preview's start checks no game file again (the checks the
     build kept: publish/check_cache.py); the next edit checks the edited file alone."""
-    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
-    project = Project(make_project(tmp_path / "p", games))
+    project = two_games(tmp_path / "p")
     build(project)
     checked: list[str] = []
     real_check = catalog_module.check_game_file
@@ -213,9 +222,7 @@ def test_the_start_reads_back_the_games_a_build_checked(
 
     monkeypatch.setattr(catalog_module, "check_game_file", counted)
     monkeypatch.setattr(serve, "say", lambda line: None)
-    (tmp_path / "preview").mkdir()
-    preview = serve.Preview(project, tmp_path / "preview")
-    preview.start()
+    preview = started(project, tmp_path / "preview")
     assert checked == []
     replace_in(project.games_dir / "mini-game.yaml", "zh: 两张规则", "zh: 已改动的两张规则")
     preview.rebuild()
@@ -236,9 +243,9 @@ def test_a_start_on_invalid_data_raises_and_leaves_no_builder_running(
     real_start = builders_module.start_builders
 
     def recorded(*args: Any) -> Any:
-        started = real_start(*args)
-        forked_names.extend(builder.process.name for builder in started.values())
-        return started
+        builders = real_start(*args)
+        forked_names.extend(builder.process.name for builder in builders.values())
+        return builders
 
     monkeypatch.setattr(builders_module, "start_builders", recorded)
     with pytest.raises(DataError):
@@ -279,6 +286,21 @@ def test_an_edit_rebuilds_that_game_and_the_site_pages_as_a_build_would(
     assert previewing.rebuild() == ["rulesite: no page changed"]
 
 
+def compiled_templates(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The page templates (``*.j2``) Jinja compiles from now on in this process, as it
+    compiles them."""
+    compiled: list[str] = []
+    real_compile = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any) -> Any:
+        if name and name.endswith(".j2"):
+            compiled.append(name)
+        return real_compile(self, source, name, *a)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    return compiled
+
+
 def test_a_second_start_loads_the_page_templates_instead_of_compiling_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -286,21 +308,11 @@ def test_a_second_start_loads_the_page_templates_instead_of_compiling_them(
     # in the project's cache (engine/bytecode.py), as builds do; the next start (a restarted
     # `rulesite serve`) loads it.
     monkeypatch.setattr(serve, "say", lambda line: None)
-    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
-    project = Project(make_project(tmp_path / "p", games))
-    for name in ("first", "second"):
-        (tmp_path / name).mkdir()
-    serve.Preview(project, tmp_path / "first").start()
-    compiled: list[str | None] = []
-    real_compile = jinja2.Environment.compile
-
-    def counting(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any) -> Any:
-        compiled.append(name)
-        return real_compile(self, source, name, *a)
-
-    monkeypatch.setattr(jinja2.Environment, "compile", counting)
-    serve.Preview(project, tmp_path / "second").start()
-    assert [name for name in compiled if name and name.endswith(".j2")] == []
+    project = two_games(tmp_path / "p")
+    started(project, tmp_path / "first")
+    compiled = compiled_templates(monkeypatch)
+    started(project, tmp_path / "second")
+    assert compiled == []
 
 
 def test_the_first_edit_finds_the_page_templates_compiled(
@@ -309,24 +321,14 @@ def test_the_first_edit_finds_the_page_templates_compiled(
     # The first build renders in the languages' processes; the preview then compiles the
     # templates in its own, so the first edit's pages show as soon as the next's.
     monkeypatch.setattr(serve, "say", lambda line: None)
-    games = {"mini-game.yaml": good_game_text(), "other-game.yaml": other_game("other-game")}
-    project = Project(make_project(tmp_path / "p", games))
-    (tmp_path / "preview").mkdir()
-    preview = serve.Preview(project, tmp_path / "preview")
-    preview.start()
+    project = two_games(tmp_path / "p")
+    preview = started(project, tmp_path / "preview")
     assert len(preview.cache) > 0  # the pages came from the first build's processes
-    compiled: list[str | None] = []
-    real_compile = jinja2.Environment.compile
-
-    def counting(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any) -> Any:
-        compiled.append(name)
-        return real_compile(self, source, name, *a)
-
-    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    compiled = compiled_templates(monkeypatch)
     replace_in(project.games_dir / "mini-game.yaml", "zh: 没有。", "zh: 没有上限。")
     preview.update()
     assert "没有上限" in (preview.site / "games/mini-game/faq/index.html").read_text("utf-8")
-    assert [name for name in compiled if name and name.endswith(".j2")] == []
+    assert compiled == []
 
 
 def test_a_change_to_one_page_rebuilds_every_page_of_its_game(previewing: Previewing) -> None:

@@ -447,8 +447,8 @@ def _inputs(folder: Path, site: Path) -> list[Path]:
     """The files under ``folder`` that ``build_id`` digests, in the order of their paths: not
     in ``site`` (where they really are: a link is followed) and not in ``__pycache__``. Links to
     folders are not followed into, as ``Path.rglob`` does not. Only a link is resolved: a file
-    in a real folder is where the folder really is (at 1,000 games, resolving each of the
-    generated project's pages took most of this digest's time)."""
+    in a real folder is where the folder really is (resolving every file took three quarters
+    of this digest's time on the real site: 54 against 12 ms a language)."""
     found: list[Path] = []
     pending = [(folder, folder.resolve())]
     while pending:

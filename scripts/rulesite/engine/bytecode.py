@@ -43,10 +43,10 @@ def cache(kind: str) -> jinja2.BytecodeCache | None:
     return _ByName(str(folder)) if folder is not None else None
 
 
-def compiled(env: E, kind: str) -> E:
-    """``env``, keeping its templates' compiled code in the cache for ``kind`` (``cache``):
-    a process that renders pages (``pages``) skips compiling them again."""
-    env.bytecode_cache = cache(kind)
+def pages(env: E) -> E:
+    """``env``, keeping its page templates' compiled code in the cache (``cache("pages")``): a
+    process that renders pages skips compiling them again."""
+    env.bytecode_cache = cache("pages")
     return env
 
 

@@ -78,12 +78,12 @@ _WORKERS = "assets/javascripts/workers/"
 """Where Material keeps its web workers (the search worker) among its theme files."""
 
 
-def write_offline_files(config: Any, built: BuiltPages, env: Any = None) -> None:
+def write_offline_files(config: Any, built: BuiltPages, env: Any) -> None:
     """Write the manifest, the games' file lists, the offline page and the worker; ``env``: the
-    build's theme environment (MkDocs' ``on_env``), else a new one."""
+    build's theme environment (MkDocs' ``on_env``)."""
     site = Path(config.site_dir)
     write_manifest(site, config.site_name, config.theme["language"])
-    write_offline_page(site, config, env or config.theme.get_env())
+    write_offline_page(site, config, env)
     extra_files = [
         MANIFEST,
         *(icon for icon, _, _ in ICONS),

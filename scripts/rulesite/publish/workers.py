@@ -378,7 +378,7 @@ def _render(
 ) -> int | None:
     """Render this process's part of the shares it helps with, then the language's pages,
     writing each as it comes; how many pages the language has (None: its share was lost)."""
-    env = bytecode.compiled(make_environment(job.project), "pages")  # not in every build
+    env = bytecode.pages(make_environment(job.project))  # not in every build
     renderer = Renderer(job.project, job.held.loaded, env, site_url=job.site_url)
     games = job.held.loaded.games
     for share in job.helps:

@@ -55,7 +55,12 @@ class ContentCache:
     most one version of each file's results.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self, prepare: Callable[[jinja2.Environment], jinja2.Environment] | None = None
+    ) -> None:
+        self.prepare = prepare
+        """What is done to each template environment the cache makes (a build's and the
+        preview's keep their compiled code in the project's cache: ``engine/bytecode.py``)."""
         self._entries: dict[tuple[str, str], tuple[str, Any]] = {}
         self.hits = 0
         """Values found (for reports and tests)."""
@@ -268,4 +273,8 @@ def _game_pages(renderer: Renderer, game: Game) -> dict[str, str]:
 def _environment(project: Project, cache: ContentCache, templates: str) -> jinja2.Environment:
     # Compiling the templates costs more than rendering one game: keep the environment while
     # the templates stay the same.
-    return cache.get(ENVIRONMENT, "", templates, lambda: make_environment(project))
+    def make() -> jinja2.Environment:
+        env = make_environment(project)
+        return cache.prepare(env) if cache.prepare else env
+
+    return cache.get(ENVIRONMENT, "", templates, make)

@@ -9,6 +9,7 @@ field or label fails the build, naming the template, instead of printing an empt
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -372,25 +373,17 @@ def _spaced(raw: str, text: str) -> str:
 def render_pages(project: Project, catalog: Catalog, site_url: str = "") -> dict[str, str]:
     """Every generated Markdown page of the site, keyed by path under ``content/``
     (``site_url``: the published site's address, for what needs an absolute one)."""
-    return Renderer(project, catalog, _environment_of(project), site_url).pages()
+    env = _environment(project, folder_digest(project.templates_dir / "pages"))
+    return Renderer(project, catalog, env, site_url).pages()
 
 
-_ENVIRONMENTS: dict[tuple[Path, str], jinja2.Environment] = {}
-"""``render_pages``' environments, by template folder and the digest of its files."""
-
-
-def _environment_of(project: Project) -> jinja2.Environment:
-    """``make_environment``'s for ``project``, made once a process while its templates stay the
-    same (an environment holds no page's data): compiling the templates costs more than
-    rendering a small site, and a process that renders again (the tests, the golden files)
-    compiled them every time."""
-    folder = project.templates_dir / "pages"
-    key = (folder.resolve(), folder_digest(folder))
-    if key not in _ENVIRONMENTS:
-        if len(_ENVIRONMENTS) >= 8:  # templates edited in place: the oldest go
-            del _ENVIRONMENTS[next(iter(_ENVIRONMENTS))]
-        _ENVIRONMENTS[key] = make_environment(project)
-    return _ENVIRONMENTS[key]
+@functools.lru_cache(maxsize=8)
+def _environment(project: Project, templates: str) -> jinja2.Environment:
+    """``make_environment``'s for ``project``, kept in this process while its templates (their
+    digest: ``templates``) stay the same, as the preview keys its own (``render/cache.py``):
+    an environment holds no page's data, and compiling the templates cost more than rendering
+    a small site in a process that renders again (the tests, the golden files)."""
+    return make_environment(project)
 
 
 def folder_digest(folder: Path) -> str:

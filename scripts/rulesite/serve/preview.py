@@ -154,7 +154,10 @@ class Preview:
         self.content = folder / "content"
         self.builds = folder / "languages"
         self.site = folder / "site"
-        self.cache = ContentCache()
+        # Its templates' compiled code kept in the project's cache, as builds keep it: the
+        # start compiles every template in this process (first_build.compile_templates), and a
+        # restart, or a build after it, loads them.
+        self.cache = ContentCache(bytecode.pages)
         self.written: dict[str, str] = {}
         """Every file in ``content/`` (relative path) and the SHA-256 of its bytes."""
         self._sources: dict[str, str | bytes] = {}

@@ -15,7 +15,7 @@ from rulesite.catalog import load_catalog
 from rulesite.engine.projects import site_path
 from rulesite.model import Game
 from rulesite.project import Project
-from tests.helpers import PHONE
+from tests.helpers import PHONE, light_in_each_dark_in_one
 from tests.projects import REAL
 from tests.test_accessibility import axe_options, scheme_rules, settled
 
@@ -233,11 +233,16 @@ def test_without_javascript_the_setup_tables_stay_and_no_checklist_shows(
 
 
 @pytest.mark.parametrize(
-    "game, scheme",
-    [(game, "light") for game in CHECKLIST_GAMES] + [(BEHAVIOUR_GAME, "dark")],
+    "lang, game, scheme",
+    # Every game in the light scheme in each language; the dark one (its colours only) on one
+    # game in one language (helpers.light_in_each_dark_in_one).
+    [
+        (lang, game, scheme)
+        for lang, scheme in light_in_each_dark_in_one(LANGS)
+        for game in (CHECKLIST_GAMES if scheme == "light" else [BEHAVIOUR_GAME])
+    ],
     ids=lambda value: getattr(value, "slug", value),
 )
-@pytest.mark.parametrize("lang", LANGS)
 def test_axe_finds_nothing_serious_with_the_checklist_open(
     shared_phone, site_url, axe_script: Path, lang: str, game: Game, scheme: str
 ) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.memory import process_tree
 from tests.helpers import LIGHTER_NAVIGATION, each_pair, light_in_each_dark_in_one
 
 
@@ -45,24 +46,6 @@ def test_light_in_each_language_dark_in_the_first() -> None:
     ]
 
 
-def _descendants(pid: int) -> list[int]:
-    """Every process started, directly or not, by process ``pid``."""
-    parents: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            # The command's name, in parentheses, may hold spaces: the parent follows it.
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue  # gone meanwhile
-        parents.setdefault(ppid, []).append(int(stat.parent.name))
-    found, todo = [], [pid]
-    while todo:
-        children = parents.get(todo.pop(), [])
-        found += children
-        todo += children
-    return found
-
-
 def _arguments(pid: int) -> list[str]:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
@@ -74,7 +57,7 @@ def _arguments(pid: int) -> list[str]:
 def test_our_feature_switch_keeps_playwrights(browser) -> None:
     """Chromium obeys the last --disable-features switch only: the one the tests add must name
     every feature an earlier one (Playwright's, or the Debian wrapper's) turns off."""
-    launched = [_arguments(pid) for pid in _descendants(os.getpid())]
+    launched = [_arguments(pid) for pid in process_tree(os.getpid())]
     browsers = [args for args in launched if "--remote-debugging-pipe" in args]
     assert browsers, "the session's browser was not found among this process's children"
     for args in browsers:

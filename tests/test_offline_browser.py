@@ -398,7 +398,7 @@ def test_an_update_arrives_on_the_next_visit(context, server: Server, project: P
     # The next visit: the tab is closed and the site opened again. A worker waiting for the old
     # one's work to finish (skipWaiting waits for its open events) then takes over for certain,
     # as it does for a reader who comes back. On a quiet machine, the first visit waited out
-    # its 60 s in three runs of four, and the next visit was taken over within seconds (in one,
+    # its 60 s in five runs of eight, and the next visit was taken over within seconds (in one,
     # about 25 s): a visit that waits long rarely helps, a new one does. So the visits are short
     # and many: up to 18 of 10 s, the three minutes that three visits of 60 s had before.
     mine = f"rulesite {scope} "

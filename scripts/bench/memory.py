@@ -33,12 +33,12 @@ class TreeMemory:
 
     def _sample(self, pid: int) -> None:
         while not self._done.wait(SAMPLE_SECONDS):
-            total = sum(_pss_kb(each) for each in _tree(pid))
+            total = sum(_pss_kb(each) for each in process_tree(pid))
             if total and (self.peak_kb is None or total > self.peak_kb):
                 self.peak_kb = total
 
 
-def _tree(pid: int) -> list[int]:
+def process_tree(pid: int) -> list[int]:
     """``pid`` and its descendants, from each process's parent in ``/proc/<pid>/stat``."""
     parents: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
@@ -84,7 +84,7 @@ def main(command: list[str]) -> int:
     timeline: list[tuple[float, dict[int, tuple[int, int]]]] = []
     while process.poll() is None:
         now, each = time.monotonic() - started, {}  # pid: (PSS, RSS)
-        for pid in _tree(process.pid):
+        for pid in process_tree(process.pid):
             pss, rss = _rollup_kb(pid)
             if not pss:
                 continue

@@ -1,5 +1,6 @@
-"""The suite's cost by kind of process (``scripts/bench/suite.py``): what it calls each process,
-that it follows a process tree's CPU time, and a whole run on a tiny suite of its own."""
+"""The suite's cost by kind of process and by test file (``scripts/bench/suite.py``): what it
+calls each process, that it follows a process tree's CPU time, how it charges that time to the
+test files, and a whole run on a tiny suite of its own."""
 
 from __future__ import annotations
 
@@ -105,5 +106,31 @@ def test_a_whole_run_prints_its_cpu_time_by_kind(
             rows[fields[3]] = float(fields[0])
     assert rows["other Python the tests start"] >= 0.4
     assert "pytest, the controlling process" in rows
+    # The spinning process's time is its test file's (the plugin noted when the test ran).
+    heading = out.index(f"{'CPU s':>8} {'share':>6} {'tests s':>9}  file")
+    files = {line.split()[-1]: float(line.split()[0]) for line in out[heading + 1 : -1]}
+    assert files["test_spin.py"] >= 0.4, out[heading:]
     total = next(line for line in out if line.startswith("wall "))
     assert float(total.split("CPU ")[1].split(" s")[0]) >= 0.4
+
+
+def test_each_charge_goes_to_the_test_its_process_was_running() -> None:
+    ran = {
+        10: [(1.0, 2.0, "tests/test_a.py::one"), (2.1, 5.0, "tests/test_b.py::two[x]")],
+        11: [(1.5, 3.0, "tests/test_a.py::three")],
+    }
+    # By lineage: a process, the processes above it, the controlling process (99) last.
+    charged = {
+        (10, 99): [(0.5, 1.0), (1.5, 0.25), (2.05, 0.5), (4.0, 2.0), (9.0, 4.0)],
+        (11, 99): [(2.0, 0.75)],
+        (12, 11, 99): [(2.5, 0.25)],  # forked by process 11 (a build): 11's test's
+        (99,): [(1.5, 8.0)],  # the controlling process runs no test
+    }
+    found = suite.by_file(charged, ran)
+    assert found == [
+        (suite.NO_TEST, 13.0, 0.0),  # before the first test (collection), long after the last
+        ("tests/test_b.py", 2.0, 2.9),
+        ("tests/test_a.py", 1.75, 2.5),  # 0.5 between two tests: the earlier test's teardown
+    ]
+    for name, seconds, took in found:
+        assert seconds >= 0 and took >= 0, name

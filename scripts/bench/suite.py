@@ -17,15 +17,19 @@ Linux only (it reads ``/proc``); standard library only.
 from __future__ import annotations
 
 import argparse
+import bisect
 import collections
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bench import timeline
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_SECONDS = 0.2
@@ -85,6 +89,13 @@ class Sampler:
     """Processes seen not under ``root``: none of them can come under it later."""
     stop: threading.Event = field(default_factory=threading.Event)
     """Set to end ``run``."""
+    charged: dict[tuple[int, ...], list[tuple[float, float]]] = field(default_factory=dict)
+    """CPU seconds used between two looks, by the ``lineage`` of the process that used them:
+    (the middle of the two looks' times, the seconds), for ``by_file``."""
+    owners: dict[tuple[int, str], tuple[int, ...]] = field(default_factory=dict)
+    """Each process's ``lineage``, by the same key as ``cpu``."""
+    last_look: float | None = None
+    """When the last look began (``time.monotonic()``)."""
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -94,6 +105,10 @@ class Sampler:
     def read(self) -> None:
         """One look at every process: a process under ``root`` (or known from an earlier look,
         though its parent has gone) has its CPU seconds noted."""
+        now = time.monotonic()
+        middle = now if self.last_look is None else (self.last_look + now) / 2
+        self.last_look = now
+        used: collections.Counter[tuple[int, ...]] = collections.Counter()
         stats = {}
         for entry in os.listdir("/proc"):
             if entry.isdigit():
@@ -114,7 +129,25 @@ class Sampler:
                 if command is None:
                     continue
                 self.kinds[key] = kind_of(command, pid == self.root)
+            if key not in self.owners:
+                self.owners[key] = self.lineage(pid, stats)
+            used[self.owners[key]] += seconds - self.cpu.get(key, 0.0)
             self.cpu[key] = seconds
+        for owner, seconds in used.items():
+            if seconds > 0:
+                self.charged.setdefault(owner, []).append((middle, seconds))
+
+    def lineage(self, pid: int, stats: dict) -> tuple[int, ...]:
+        """``pid`` and the processes above it, up to ``root``: the nearest of them that ran
+        tests is the one whose tests its time goes to (``by_file``; a build forked from a
+        worker has the worker's command line, so the command cannot tell)."""
+        chain = []
+        while pid not in chain and pid in stats:
+            chain.append(pid)
+            if pid == self.root:
+                break
+            pid = stats[pid][0]
+        return tuple(chain)
 
     def _under_root(self, pid: int, stats: dict) -> bool:
         seen = set()
@@ -133,6 +166,40 @@ class Sampler:
             seconds[kind] += self.cpu[key]
             count[kind] += 1
         return [(kind, total, count[kind]) for kind, total in seconds.most_common()]
+
+
+NO_TEST = "(no test running: collection, scheduling, the controlling process)"
+"""Where CPU time goes that was used while its process ran no test."""
+SLACK = 2 * SAMPLE_SECONDS
+"""How long after a test's end a charge still counts as its own (the looks' times are the
+middle of two looks, and a late look on a busy machine spans more)."""
+
+
+def file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def by_file(
+    charged: dict[tuple[int, ...], list[tuple[float, float]]],
+    ran: dict[int, list[tuple[float, float, str]]],
+) -> list[tuple[str, float, float]]:
+    """(test file, CPU seconds, seconds its tests took), most CPU first. Each charge
+    (``Sampler.charged``) goes to the test file whose test the nearest process of its lineage
+    that ran tests (``ran``: ``timeline.read``) had started last by then, while that test ran,
+    else to ``NO_TEST``."""
+    seconds: collections.Counter[str] = collections.Counter()
+    took: collections.Counter[str] = collections.Counter()
+    for rows in ran.values():
+        for start, end, nodeid in rows:
+            took[file_of(nodeid)] += end - start
+    for lineage, charges in charged.items():
+        rows = next((ran[pid] for pid in lineage if pid in ran), [])
+        starts = [start for start, _, _ in rows]
+        for at, cpu in charges:
+            index = bisect.bisect_right(starts, at) - 1
+            running = index >= 0 and at <= rows[index][1] + SLACK
+            seconds[file_of(rows[index][2]) if running else NO_TEST] += cpu
+    return [(name, cpu, took.get(name, 0.0)) for name, cpu in seconds.most_common()]
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -169,8 +236,9 @@ def speed_check(steps: int) -> str:
 
 
 def pytest_command(workers: str, extra: list[str]) -> list[str]:
-    """pytest as ``make test`` runs it (Makefile), or in one process (``workers`` "0")."""
-    command = [sys.executable, "-m", "pytest"]
+    """pytest as ``make test`` runs it (Makefile), or in one process (``workers`` "0"), with
+    the plugin that notes when each test ran (``timeline``)."""
+    command = [sys.executable, "-m", "pytest", "-p", "bench.timeline"]
     if workers == "0":
         command += ["-p", "no:xdist"]
     else:
@@ -188,6 +256,8 @@ class Run:
     """CPU seconds of pytest and every process under it that it (or they) waited for."""
     kinds: list[tuple[str, float, int]]
     """(kind, CPU seconds, processes) of every process sampled (``Sampler.by_kind``)."""
+    files: list[tuple[str, float, float]]
+    """(test file, CPU seconds, seconds its tests took) of the same processes (``by_file``)."""
     summary: str
     """pytest's last line."""
     status: int
@@ -196,7 +266,13 @@ class Run:
 
 def run_suite(command: list[str]) -> Run:
     """Run ``command`` in the project folder, its output passed through, sampled."""
+    with tempfile.TemporaryDirectory(prefix="rulesite-timeline-") as folder:
+        return _sampled(command, Path(folder))
+
+
+def _sampled(command: list[str], folder: Path) -> Run:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="")  # as the Makefile's test target
+    env[timeline.FOLDER] = str(folder)
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
     sampler = Sampler(process.pid)
@@ -213,11 +289,14 @@ def run_suite(command: list[str]) -> Run:
     sampler.stop.set()
     thread.join()
     reaped = usage.ru_utime + usage.ru_stime
-    return Run(wall, reaped, sampler.by_kind(), last, os.waitstatus_to_exitcode(status))
+    files = by_file(sampler.charged, timeline.read(folder))
+    code = os.waitstatus_to_exitcode(status)
+    return Run(wall, reaped, sampler.by_kind(), files, last, code)
 
 
-def report(run: Run, before: str, after: str, cores: int) -> list[str]:
-    """The lines that say where the run's time went."""
+def report(run: Run, before: str, after: str, cores: int, files: int = 15) -> list[str]:
+    """The lines that say where the run's time went: by kind of process, then the ``files``
+    test files that took the most CPU time."""
     sampled = sum(seconds for _, seconds, _ in run.kinds)
     lines = [
         f"pytest: {run.summary}",
@@ -231,6 +310,15 @@ def report(run: Run, before: str, after: str, cores: int) -> list[str]:
         if seconds >= 0.05:
             share = 100 * seconds / sampled if sampled else 0.0
             lines.append(f"{seconds:8.1f} {share:5.1f}% {count:10d}  {kind}")
+    if files:
+        lines += [
+            f"the {files} test files that took the most CPU time, with every process under their"
+            " tests (builds, commands, Chromium), and the seconds their tests took:",
+            f"{'CPU s':>8} {'share':>6} {'tests s':>9}  file",
+        ]
+        for name, seconds, took in run.files[:files]:
+            share = 100 * seconds / sampled if sampled else 0.0
+            lines.append(f"{seconds:8.1f} {share:5.1f}% {took:9.1f}  {name}")
     lines.append(f"speed check before / after: {before} / {after}")
     return lines
 
@@ -244,12 +332,15 @@ def main(argv: list[str] | None = None) -> int:
         default=SPEED_STEPS,
         help="steps of the speed check's loop (the default is CI's)",
     )
+    parser.add_argument(
+        "--files", type=int, default=15, help="test files to list by CPU time (0: none)"
+    )
     parser.add_argument("pytest_args", nargs="*", help="after --: more arguments for pytest")
     args = parser.parse_args(argv)
     before = speed_check(args.speed_steps)
     run = run_suite(pytest_command(args.workers, args.pytest_args))
     after = speed_check(args.speed_steps)
-    print("\n".join(report(run, before, after, os.cpu_count() or 1)))
+    print("\n".join(report(run, before, after, os.cpu_count() or 1, args.files)))
     return run.status
 
 

@@ -1,5 +1,5 @@
 """Where the test suite's time goes: ``make test``'s pytest run, with every process it starts
-sampled, and their CPU seconds printed by kind of process.
+sampled, and their CPU seconds printed by kind of process and by test file.
 
 On a machine whose speed moves with other people's load, two runs' wall times of the same code
 differ by a fifth or more: the whole suite's time neither tells a change worth 3 % from that
@@ -11,7 +11,8 @@ how much), so compare runs made one after the other, nothing else running:
     .venv/bin/python scripts/bench/suite.py                # the whole suite, as make test runs it
     .venv/bin/python scripts/bench/suite.py --workers 0 -- tests/test_render.py
 
-Linux only (it reads ``/proc``); standard library only.
+Linux only (it reads ``/proc``); the standard library, and pytest for the plugin that notes
+when each test ran (``timeline.py``).
 """
 
 from __future__ import annotations
@@ -121,16 +122,17 @@ class Sampler:
             # that execs the browser, and a renderer starts as a fork of Chromium's zygote.
             if key in self.outside:
                 continue
-            if self.kinds.get(key, OTHER).startswith(PROVISIONAL):
-                if key not in self.kinds and not self._under_root(pid, stats):
+            if key not in self.owners:
+                lineage = self.lineage(pid, stats)
+                if lineage[-1] != self.root:
                     self.outside.add(key)
                     continue
+                self.owners[key] = lineage
+            if self.kinds.get(key, OTHER).startswith(PROVISIONAL):
                 command = _command(pid)
                 if command is None:
                     continue
                 self.kinds[key] = kind_of(command, pid == self.root)
-            if key not in self.owners:
-                self.owners[key] = self.lineage(pid, stats)
             used[self.owners[key]] += seconds - self.cpu.get(key, 0.0)
             self.cpu[key] = seconds
         for owner, seconds in used.items():
@@ -138,9 +140,10 @@ class Sampler:
                 self.charged.setdefault(owner, []).append((middle, seconds))
 
     def lineage(self, pid: int, stats: dict) -> tuple[int, ...]:
-        """``pid`` and the processes above it, up to ``root``: the nearest of them that ran
-        tests is the one whose tests its time goes to (``by_file``; a build forked from a
-        worker has the worker's command line, so the command cannot tell)."""
+        """``pid`` and the processes above it, up to ``root`` (the last, when ``pid`` is under
+        it): the nearest of them that ran tests is the one whose tests its time goes to
+        (``by_file``; a build forked from a worker has the worker's command line, so the
+        command cannot tell)."""
         chain = []
         while pid not in chain and pid in stats:
             chain.append(pid)
@@ -148,15 +151,6 @@ class Sampler:
                 break
             pid = stats[pid][0]
         return tuple(chain)
-
-    def _under_root(self, pid: int, stats: dict) -> bool:
-        seen = set()
-        while pid not in seen and pid in stats:
-            if pid == self.root:
-                return True
-            seen.add(pid)
-            pid = stats[pid][0]
-        return False
 
     def by_kind(self) -> list[tuple[str, float, int]]:
         """(kind, CPU seconds, processes), most CPU first."""
@@ -176,6 +170,7 @@ middle of two looks, and a late look on a busy machine spans more)."""
 
 
 def file_of(nodeid: str) -> str:
+    """The test file of a pytest node id."""
     return nodeid.split("::", 1)[0]
 
 

@@ -13,7 +13,8 @@
 // the other language), so a reader online always gets the current site; offline, stored pages
 // open and any other page shows the offline page, listing the saved games. Each build writes its
 // own id into this file, so a changed site installs a new worker, which stores the same games
-// afresh and deletes the caches of the old one. Nothing from data is evaluated here; the saved
+// afresh while it installs (the old one still answering) and, once active, deletes the old one's
+// caches. Nothing from data is evaluated here; the saved
 // games' titles are HTML-escaped before they go into the offline page.
 "use strict";
 
@@ -153,25 +154,52 @@ async function storeSite() {
   await Promise.all(urls.filter(ofThisSite).map((url) => storeOne(cache, url.href, null)));
 }
 
+// The caches of this scope's older workers (earlier builds), by name.
+async function olderCaches() {
+  return (await caches.keys()).filter((name) => name.startsWith(PREFIX) && name !== CACHE);
+}
+
+// The games a cache marks as stored (in any language): {slug: [marker URL, ...]}.
+async function markedGames(cache) {
+  const games = new Map();
+  for (const request of await cache.keys()) {
+    for (const root of ROOTS) {
+      const start = storedKey("", root);
+      const slug = request.url.startsWith(start) ? request.url.slice(start.length) : "";
+      if (GAME.test(slug)) games.set(slug, (games.get(slug) || []).concat(request.url));
+    }
+  }
+  return games;
+}
+
+// The games an older worker stored, stored again for this build, with whatever cannot be
+// fetched copied from the older cache. Done at install, while the older worker still answers
+// every request: a worker that is activating holds up every request of its pages until it is
+// active, so a reader opening the site just after an update would wait for the whole re-save.
+async function storeOlderGames() {
+  for (const name of await olderCaches()) {
+    const older = await caches.open(name);
+    const slugs = Array.from((await markedGames(older)).keys());
+    if (slugs.length) await saveGames(slugs, older, () => {});
+  }
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(storeSite().then(() => self.skipWaiting()));
+  event.waitUntil(storeSite().then(storeOlderGames).then(() => self.skipWaiting()));
 });
 
-// The games the old caches held (in any language) are stored again for this build, then the old
-// caches go.
+// The older caches go; a game saved into one after this worker's install (the older worker was
+// still answering) is stored again first, so no saved game is lost.
 async function takeOver() {
-  const names = (await caches.keys()).filter((name) => name.startsWith(PREFIX) && name !== CACHE);
-  for (const name of names) {
+  const cache = await caches.open(CACHE);
+  for (const name of await olderCaches()) {
     const older = await caches.open(name);
-    const slugs = new Set();
-    for (const request of await older.keys()) {
-      for (const root of ROOTS) {
-        const start = storedKey("", root);
-        const slug = request.url.startsWith(start) ? request.url.slice(start.length) : "";
-        if (GAME.test(slug)) slugs.add(slug);
-      }
+    const missed = [];
+    for (const [slug, markers] of await markedGames(older)) {
+      const present = await Promise.all(markers.map((marker) => cache.match(marker)));
+      if (!present.every(Boolean)) missed.push(slug);
     }
-    if (slugs.size) await saveGames(Array.from(slugs), older, () => {});
+    if (missed.length) await saveGames(missed, older, () => {});
     await caches.delete(name);
   }
   await self.clients.claim();

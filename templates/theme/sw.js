@@ -14,8 +14,8 @@
 // open and any other page shows the offline page, listing the saved games. Each build writes its
 // own id into this file, so a changed site installs a new worker, which stores the same games
 // afresh while it installs (the old one still answering) and, once active, deletes the old one's
-// caches. Nothing from data is evaluated here; the saved
-// games' titles are HTML-escaped before they go into the offline page.
+// caches. Nothing from data is evaluated here; the saved games' titles are HTML-escaped before
+// they go into the offline page.
 "use strict";
 
 // Filled in by the build (engine/offline.py): {build, languages, lists, offline, skip}.
@@ -188,8 +188,9 @@ self.addEventListener("install", (event) => {
   event.waitUntil(storeSite().then(storeOlderGames).then(() => self.skipWaiting()));
 });
 
-// The older caches go; a game saved into one after this worker's install (the older worker was
-// still answering) is stored again first, so no saved game is lost.
+// The older caches go. A game one of them marks and this worker's cache does not (saved by the
+// older worker after this one's install began, or not stored whole then) is stored again first,
+// so no saved game is lost.
 async function takeOver() {
   const cache = await caches.open(CACHE);
   for (const name of await olderCaches()) {

@@ -172,15 +172,23 @@ async function markedGames(cache) {
   return games;
 }
 
-// The games an older worker stored, stored again for this build, with whatever cannot be
-// fetched copied from the older cache. Done at install, while the older worker still answers
-// every request: a worker that is activating holds up every request of its pages until it is
-// active, so a reader opening the site just after an update would wait for the whole re-save.
+// The games an older worker's cache marks and this worker's does not hold whole (in each
+// language saved), stored again for this build, whatever cannot be fetched copied from the older
+// cache. At install, that is every saved game: done then, while the older worker still answers
+// every request, because a worker that is activating holds up every request of its pages until it
+// is active (a reader opening the site just after an update would wait for the whole re-save).
+// At activation, only a game the older worker saved after this one's install began, or one not
+// stored whole then, is left: stored before the older caches go, so no saved game is lost.
 async function storeOlderGames() {
+  const cache = await caches.open(CACHE);
   for (const name of await olderCaches()) {
     const older = await caches.open(name);
-    const slugs = Array.from((await markedGames(older)).keys());
-    if (slugs.length) await saveGames(slugs, older, () => {});
+    const missing = [];
+    for (const [slug, markers] of await markedGames(older)) {
+      const present = await Promise.all(markers.map((marker) => cache.match(marker)));
+      if (!present.every(Boolean)) missing.push(slug);
+    }
+    if (missing.length) await saveGames(missing, older, () => {});
   }
 }
 
@@ -188,21 +196,9 @@ self.addEventListener("install", (event) => {
   event.waitUntil(storeSite().then(storeOlderGames).then(() => self.skipWaiting()));
 });
 
-// The older caches go. A game one of them marks and this worker's cache does not (saved by the
-// older worker after this one's install began, or not stored whole then) is stored again first,
-// so no saved game is lost.
 async function takeOver() {
-  const cache = await caches.open(CACHE);
-  for (const name of await olderCaches()) {
-    const older = await caches.open(name);
-    const missed = [];
-    for (const [slug, markers] of await markedGames(older)) {
-      const present = await Promise.all(markers.map((marker) => cache.match(marker)));
-      if (!present.every(Boolean)) missed.push(slug);
-    }
-    if (missed.length) await saveGames(missed, older, () => {});
-    await caches.delete(name);
-  }
+  await storeOlderGames();
+  for (const name of await olderCaches()) await caches.delete(name);
   await self.clients.claim();
 }
 

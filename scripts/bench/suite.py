@@ -187,11 +187,12 @@ def by_file(
     for rows in ran.values():
         for start, end, nodeid in rows:
             took[file_of(nodeid)] += end - start
+    starts = {pid: [start for start, _, _ in rows] for pid, rows in ran.items()}
     for lineage, charges in charged.items():
-        rows = next((ran[pid] for pid in lineage if pid in ran), [])
-        starts = [start for start, _, _ in rows]
+        runner = next((pid for pid in lineage if pid in ran), None)
+        rows, begun = ran.get(runner, []), starts.get(runner, [])
         for at, cpu in charges:
-            index = bisect.bisect_right(starts, at) - 1
+            index = bisect.bisect_right(begun, at) - 1
             running = index >= 0 and at <= rows[index][1] + SLACK
             seconds[file_of(rows[index][2]) if running else NO_TEST] += cpu
     return [(name, cpu, took.get(name, 0.0)) for name, cpu in seconds.most_common()]
@@ -307,8 +308,8 @@ def report(run: Run, before: str, after: str, cores: int, files: int = 15) -> li
             lines.append(f"{seconds:8.1f} {share:5.1f}% {count:10d}  {kind}")
     if files:
         lines += [
-            f"the {files} test files that took the most CPU time, with every process under their"
-            " tests (builds, commands, Chromium), and the seconds their tests took:",
+            f"CPU time by test file (at most {files} rows, most first), with every process under"
+            " their tests (builds, commands, Chromium), and the seconds their tests took:",
             f"{'CPU s':>8} {'share':>6} {'tests s':>9}  file",
         ]
         for name, seconds, took in run.files[:files]:
